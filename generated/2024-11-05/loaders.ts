@@ -7,7 +7,7 @@ import type { ValidatorLoaders } from "@mcpgen/runtime/abi/v8";
  */
 export const validators: ValidatorLoaders = {
   params: {
-    "completion/complete": () => import("../shared/validators/params.completion.complete-21b3d18681.js"),
+    "completion/complete": () => import("../shared/validators/params.completion.complete-becd7db369.js"),
     initialize: () => import("../shared/validators/params.initialize-34f8bb956f.js"),
     "logging/setLevel": () => import("../shared/validators/params.logging.setLevel-467576a9a5.js"),
     "notifications/cancelled": () => import("../shared/validators/params.notifications.cancelled-1fec3390c6.js"),
@@ -45,7 +45,7 @@ export const validators: ValidatorLoaders = {
     "prompts/get": () => import("./validators/GetPromptResult.js"),
     "prompts/list": () => import("../shared/validators/ListPromptsResult-19bb49915e.js"),
     "resources/list": () => import("./validators/ListResourcesResult.js"),
-    "resources/read": () => import("../shared/validators/ReadResourceResult-42b95e43bc.js"),
+    "resources/read": () => import("../shared/validators/ReadResourceResult-901b2f7fbf.js"),
     "resources/subscribe": () => import("../shared/validators/Result-38af6ff95c.js"),
     "resources/templates/list": () => import("./validators/ListResourceTemplatesResult.js"),
     "resources/unsubscribe": () => import("../shared/validators/Result-38af6ff95c.js"),

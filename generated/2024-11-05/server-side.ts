@@ -10,7 +10,7 @@ export { batching, era, methods, revision } from "./table.js";
  */
 export const validators: ValidatorLoaders = {
   params: {
-    "completion/complete": () => import("../shared/validators/params.completion.complete-21b3d18681.js"),
+    "completion/complete": () => import("../shared/validators/params.completion.complete-becd7db369.js"),
     initialize: () => import("../shared/validators/params.initialize-34f8bb956f.js"),
     "logging/setLevel": () => import("../shared/validators/params.logging.setLevel-467576a9a5.js"),
     "notifications/cancelled": () => import("../shared/validators/params.notifications.cancelled-1fec3390c6.js"),

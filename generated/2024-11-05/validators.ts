@@ -4,13 +4,13 @@ import type * as T from "./types.js";
 import * as m0 from "../shared/validators/CompleteResult-c22ea3f3b3.js";
 import * as m1 from "../shared/validators/ListPromptsResult-19bb49915e.js";
 import * as m2 from "../shared/validators/ListRootsResult-4262d6f37e.js";
-import * as m3 from "../shared/validators/ReadResourceResult-42b95e43bc.js";
+import * as m3 from "../shared/validators/ReadResourceResult-901b2f7fbf.js";
 import * as m4 from "../shared/validators/definitions-0a64a23e7b.js";
 import * as m5 from "../shared/validators/definitions-16e3ac04b3.js";
 import * as m6 from "../shared/validators/definitions-a77d6b6ebb.js";
 import * as m7 from "../shared/validators/definitions-b5c95eaa5e.js";
 import * as m8 from "../shared/validators/definitions-f5053d3a3d.js";
-import * as m9 from "../shared/validators/params.completion.complete-21b3d18681.js";
+import * as m9 from "../shared/validators/params.completion.complete-becd7db369.js";
 import * as m10 from "../shared/validators/params.initialize-34f8bb956f.js";
 import * as m11 from "../shared/validators/params.logging.setLevel-467576a9a5.js";
 import * as m12 from "../shared/validators/params.notifications.cancelled-1fec3390c6.js";
@@ -21,15 +21,15 @@ import * as m16 from "../shared/validators/params.prompts.get-8c738b60af.js";
 import * as m17 from "../shared/validators/params.prompts.list-0615537eca.js";
 import * as m18 from "../shared/validators/params.resources.read-fe6f0f1789.js";
 import * as m19 from "../shared/validators/params.tools.call-654cb73c57.js";
-import * as m20 from "../shared/validators/shared-165f716fde.js";
-import * as m21 from "../shared/validators/shared-28b595b78f.js";
-import * as m22 from "../shared/validators/shared-47ff94489d.js";
-import * as m23 from "../shared/validators/shared-79557fae7e.js";
-import * as m24 from "../shared/validators/shared-857683745a.js";
-import * as m25 from "../shared/validators/shared-85ed35f1e9.js";
-import * as m26 from "../shared/validators/shared-93a2497b0a.js";
-import * as m27 from "../shared/validators/shared-afc11b4505.js";
-import * as m28 from "../shared/validators/shared-bf1c7b68c1.js";
+import * as m20 from "../shared/validators/shared-1430adac57.js";
+import * as m21 from "../shared/validators/shared-165f716fde.js";
+import * as m22 from "../shared/validators/shared-28504968e7.js";
+import * as m23 from "../shared/validators/shared-670270c608.js";
+import * as m24 from "../shared/validators/shared-85ed35f1e9.js";
+import * as m25 from "../shared/validators/shared-afc11b4505.js";
+import * as m26 from "../shared/validators/shared-d50d28aaa6.js";
+import * as m27 from "../shared/validators/shared-e5cf0186e3.js";
+import * as m28 from "../shared/validators/shared-ed4507d350.js";
 import * as m29 from "./validators/CallToolResult.js";
 import * as m30 from "./validators/CreateMessageResult.js";
 import * as m31 from "./validators/GetPromptResult.js";
@@ -40,49 +40,49 @@ import * as m35 from "./validators/ListToolsResult.js";
 import * as m36 from "./validators/definitions.js";
 import * as m37 from "./validators/params.notifications.progress.js";
 import * as m38 from "./validators/params.sampling.createMessage.js";
-import * as m39 from "./validators/shared-88f92d13c7.js";
-import * as m40 from "./validators/shared-cb275da7be.js";
+import * as m39 from "./validators/shared-72b3557fef.js";
+import * as m40 from "./validators/shared-be7d1080e3.js";
 
 /** Checks that a value is a valid `Annotated`; on failure `errors` holds the first problem. */
 export const validateAnnotated = m36.v04625a1310a6 as Validator<T.Annotated>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m23.vbb67845afff7 as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m27.vbb67845afff7 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
 export const validateCallToolRequest = m5.v56168250ac26 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
-export const validateCallToolResult = m29.vc34733922c7d as Validator<T.CallToolResult>;
+export const validateCallToolResult = m29.v8526a3e09ccb as Validator<T.CallToolResult>;
 /** Checks that a value is a valid `CancelledNotification`; on failure `errors` holds the first problem. */
 export const validateCancelledNotification = m5.v23ed7ecd9e2a as Validator<T.CancelledNotification>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
 export const validateClientCapabilities = m10.vfd5c4cf8cfcf as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
-export const validateClientNotification = m36.vc8b405ee0792 as Validator<T.ClientNotification>;
+export const validateClientNotification = m36.vc6fbf0815c6e as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m7.v40b3b77e77b1 as Validator<T.ClientRequest>;
+export const validateClientRequest = m7.v28709253e28a as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
-export const validateClientResult = m36.v35926188712a as Validator<T.ClientResult>;
+export const validateClientResult = m36.v623bcf1ac367 as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
-export const validateCompleteRequest = m7.vd7e04d943aa7 as Validator<T.CompleteRequest>;
+export const validateCompleteRequest = m7.v406d82b42731 as Validator<T.CompleteRequest>;
 /** Checks that a value is a valid `CompleteResult`; on failure `errors` holds the first problem. */
 export const validateCompleteResult = m0.vc22ea3f3b351 as Validator<T.CompleteResult>;
 /** Checks that a value is a valid `CreateMessageRequest`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequest = m36.v3ef27fb95a49 as Validator<T.CreateMessageRequest>;
+export const validateCreateMessageRequest = m36.vfdbfd786bd97 as Validator<T.CreateMessageRequest>;
 /** Checks that a value is a valid `CreateMessageResult`; on failure `errors` holds the first problem. */
-export const validateCreateMessageResult = m30.vdd02da7dd9cd as Validator<T.CreateMessageResult>;
+export const validateCreateMessageResult = m30.v448e2734fed2 as Validator<T.CreateMessageResult>;
 /** Checks that a value is a valid `Cursor`; on failure `errors` holds the first problem. */
 export const validateCursor = m6.vea6e2f4485ba as Validator<T.Cursor>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m40.v905f77c2b1a1 as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m39.v4ce70032ff8d as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m20.v38af6ff95c3c as Validator<T.EmptyResult>;
+export const validateEmptyResult = m21.v38af6ff95c3c as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
 export const validateGetPromptRequest = m5.v9b662d232576 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
-export const validateGetPromptResult = m31.v24f06335d21f as Validator<T.GetPromptResult>;
+export const validateGetPromptResult = m31.v8a4fe0001fdd as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m39.v538052bf82fd as Validator<T.ImageContent>;
+export const validateImageContent = m40.v538052bf82fd as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m27.vb29db0a79388 as Validator<T.Implementation>;
+export const validateImplementation = m25.vb29db0a79388 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
 export const validateInitializeRequest = m7.v6074f7fccf3c as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
@@ -92,7 +92,7 @@ export const validateInitializedNotification = m5.v631628fdc6fd as Validator<T.I
 /** Checks that a value is a valid `JSONRPCError`; on failure `errors` holds the first problem. */
 export const validateJSONRPCError = m4.vfad2332e28cc as Validator<T.JSONRPCError>;
 /** Checks that a value is a valid `JSONRPCMessage`; on failure `errors` holds the first problem. */
-export const validateJSONRPCMessage = m36.v9eecd8194b64 as Validator<T.JSONRPCMessage>;
+export const validateJSONRPCMessage = m36.va98d429ef0dc as Validator<T.JSONRPCMessage>;
 /** Checks that a value is a valid `JSONRPCNotification`; on failure `errors` holds the first problem. */
 export const validateJSONRPCNotification = m5.v65ecf8dccfd1 as Validator<T.JSONRPCNotification>;
 /** Checks that a value is a valid `JSONRPCRequest`; on failure `errors` holds the first problem. */
@@ -120,13 +120,13 @@ export const validateListToolsRequest = m5.v58d8f502801f as Validator<T.ListTool
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
 export const validateListToolsResult = m35.v49df77f2c656 as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m24.v2d51e413a1b2 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m26.v2d51e413a1b2 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotification = m5.ve107ff2d412b as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m26.v2f7d053e987b as Validator<T.ModelHint>;
+export const validateModelHint = m20.v2f7d053e987b as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m26.v6828121ff61b as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m20.v6828121ff61b as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
 export const validateNotification = m5.vbbaa005cf2f7 as Validator<T.Notification>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
@@ -138,7 +138,7 @@ export const validatePingRequest = m5.v74788196111b as Validator<T.PingRequest>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
 export const validateProgressNotification = m36.v56efc68c1ac0 as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m21.vbcbd6dea190a as Validator<T.ProgressToken>;
+export const validateProgressToken = m28.vbcbd6dea190a as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m1.v90463e6991f8 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
@@ -146,17 +146,17 @@ export const validatePromptArgument = m1.v9e31d312576e as Validator<T.PromptArgu
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
 export const validatePromptListChangedNotification = m5.vb8004239d4d2 as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
-export const validatePromptMessage = m31.v533f8ce154c7 as Validator<T.PromptMessage>;
+export const validatePromptMessage = m31.v618f223e6508 as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
 export const validatePromptReference = m9.v4c0d38165e68 as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
 export const validateReadResourceRequest = m5.v29bf5eb1ca06 as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceResult`; on failure `errors` holds the first problem. */
-export const validateReadResourceResult = m3.v42b95e43bc04 as Validator<T.ReadResourceResult>;
+export const validateReadResourceResult = m3.v901b2f7fbf1d as Validator<T.ReadResourceResult>;
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m5.v3a941765a76a as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m21.vbcbd6dea190a as Validator<T.RequestId>;
+export const validateRequestId = m28.vbcbd6dea190a as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
 export const validateResource = m34.ve150dda4f2ef as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
@@ -164,37 +164,37 @@ export const validateResourceContents = m7.vbeb52deee14a as Validator<T.Resource
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceListChangedNotification = m5.v8d0192a3151f as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceReference`; on failure `errors` holds the first problem. */
-export const validateResourceReference = m22.v6975bf43f265 as Validator<T.ResourceReference>;
+export const validateResourceReference = m23.v6975bf43f265 as Validator<T.ResourceReference>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
 export const validateResourceTemplate = m33.vc7bafbea26ec as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotification = m5.vc2ae05cdda27 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m20.v38af6ff95c3c as Validator<T.Result>;
+export const validateResult = m21.v38af6ff95c3c as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m28.v8556b33dae27 as Validator<T.Role>;
+export const validateRole = m22.v8556b33dae27 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
 export const validateRoot = m2.vdf5bbeaa8f78 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateRootsListChangedNotification = m5.v69ae7d680f72 as Validator<T.RootsListChangedNotification>;
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
-export const validateSamplingMessage = m38.v6cfc9c34bb5d as Validator<T.SamplingMessage>;
+export const validateSamplingMessage = m38.v2618d9a002ea as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
 export const validateServerCapabilities = m32.v1cb2f5fcb25e as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
-export const validateServerNotification = m36.v56bae521ff9a as Validator<T.ServerNotification>;
+export const validateServerNotification = m36.v35044f4d0b97 as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
-export const validateServerRequest = m36.v8221d90e41fb as Validator<T.ServerRequest>;
+export const validateServerRequest = m36.v624ca3b18dfe as Validator<T.ServerRequest>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m36.va5e4a8b63033 as Validator<T.ServerResult>;
+export const validateServerResult = m36.v996a197957ae as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SetLevelRequest`; on failure `errors` holds the first problem. */
 export const validateSetLevelRequest = m5.v53a2af1b5a19 as Validator<T.SetLevelRequest>;
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
 export const validateSubscribeRequest = m5.vac9a090d9979 as Validator<T.SubscribeRequest>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m39.v37baf5a099b5 as Validator<T.TextContent>;
+export const validateTextContent = m40.v37baf5a099b5 as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m23.v991d8ed54d24 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m27.v991d8ed54d24 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
 export const validateTool = m35.v14a352fe2e9d as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
@@ -204,18 +204,18 @@ export const validateUnsubscribeRequest = m5.v513fb1a15200 as Validator<T.Unsubs
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m9.v21b3d1868148,
+  "completion/complete": m9.vbecd7db36933,
   initialize: m10.v34f8bb956fe3,
   "logging/setLevel": m11.v467576a9a512,
   "notifications/cancelled": m12.v1fec3390c6ad,
-  "notifications/initialized": m25.vbc23760306b3,
+  "notifications/initialized": m24.vbc23760306b3,
   "notifications/message": m13.v6be240d794d7,
   "notifications/progress": m37.vf312d7523110,
-  "notifications/prompts/list_changed": m25.vbc23760306b3,
-  "notifications/resources/list_changed": m25.vbc23760306b3,
+  "notifications/prompts/list_changed": m24.vbc23760306b3,
+  "notifications/resources/list_changed": m24.vbc23760306b3,
   "notifications/resources/updated": m14.vfb0b14228050,
-  "notifications/roots/list_changed": m25.vbc23760306b3,
-  "notifications/tools/list_changed": m25.vbc23760306b3,
+  "notifications/roots/list_changed": m24.vbc23760306b3,
+  "notifications/tools/list_changed": m24.vbc23760306b3,
   ping: m15.v561cc2318b77,
   "prompts/get": m16.v8c738b60af5c,
   "prompts/list": m17.v0615537eca7d,
@@ -225,7 +225,7 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
   "resources/templates/list": m17.v0615537eca7d,
   "resources/unsubscribe": m18.vfe6f0f17893a,
   "roots/list": m15.v561cc2318b77,
-  "sampling/createMessage": m38.v518bde054b17,
+  "sampling/createMessage": m38.v2533abb10ee8,
   "tools/call": m19.v654cb73c5706,
   "tools/list": m17.v0615537eca7d,
 };
@@ -234,17 +234,17 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
 export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m0.vc22ea3f3b351,
   initialize: m32.v1aaed59689e7,
-  "logging/setLevel": m20.v38af6ff95c3c,
-  ping: m20.v38af6ff95c3c,
-  "prompts/get": m31.v24f06335d21f,
+  "logging/setLevel": m21.v38af6ff95c3c,
+  ping: m21.v38af6ff95c3c,
+  "prompts/get": m31.v8a4fe0001fdd,
   "prompts/list": m1.v19bb49915ed0,
   "resources/list": m34.vcb3c01b088c8,
-  "resources/read": m3.v42b95e43bc04,
-  "resources/subscribe": m20.v38af6ff95c3c,
+  "resources/read": m3.v901b2f7fbf1d,
+  "resources/subscribe": m21.v38af6ff95c3c,
   "resources/templates/list": m33.ve1f93a49f232,
-  "resources/unsubscribe": m20.v38af6ff95c3c,
+  "resources/unsubscribe": m21.v38af6ff95c3c,
   "roots/list": m2.v4262d6f37e28,
-  "sampling/createMessage": m30.vdd02da7dd9cd,
-  "tools/call": m29.vc34733922c7d,
+  "sampling/createMessage": m30.v448e2734fed2,
+  "tools/call": m29.v8526a3e09ccb,
   "tools/list": m35.v49df77f2c656,
 };

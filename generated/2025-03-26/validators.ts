@@ -4,13 +4,13 @@ import type * as T from "./types.js";
 import * as m0 from "../shared/validators/CompleteResult-c22ea3f3b3.js";
 import * as m1 from "../shared/validators/ListPromptsResult-19bb49915e.js";
 import * as m2 from "../shared/validators/ListRootsResult-4262d6f37e.js";
-import * as m3 from "../shared/validators/ReadResourceResult-42b95e43bc.js";
+import * as m3 from "../shared/validators/ReadResourceResult-901b2f7fbf.js";
 import * as m4 from "../shared/validators/definitions-16e3ac04b3.js";
 import * as m5 from "../shared/validators/definitions-8a37e59d72.js";
 import * as m6 from "../shared/validators/definitions-a77d6b6ebb.js";
 import * as m7 from "../shared/validators/definitions-b5c95eaa5e.js";
 import * as m8 from "../shared/validators/definitions-f5053d3a3d.js";
-import * as m9 from "../shared/validators/params.completion.complete-21b3d18681.js";
+import * as m9 from "../shared/validators/params.completion.complete-becd7db369.js";
 import * as m10 from "../shared/validators/params.initialize-34f8bb956f.js";
 import * as m11 from "../shared/validators/params.logging.setLevel-467576a9a5.js";
 import * as m12 from "../shared/validators/params.notifications.cancelled-1fec3390c6.js";
@@ -22,17 +22,17 @@ import * as m17 from "../shared/validators/params.prompts.get-8c738b60af.js";
 import * as m18 from "../shared/validators/params.prompts.list-0615537eca.js";
 import * as m19 from "../shared/validators/params.resources.read-fe6f0f1789.js";
 import * as m20 from "../shared/validators/params.tools.call-654cb73c57.js";
-import * as m21 from "../shared/validators/shared-165f716fde.js";
-import * as m22 from "../shared/validators/shared-28b595b78f.js";
-import * as m23 from "../shared/validators/shared-47ff94489d.js";
-import * as m24 from "../shared/validators/shared-79557fae7e.js";
-import * as m25 from "../shared/validators/shared-812d9a9f74.js";
-import * as m26 from "../shared/validators/shared-857683745a.js";
-import * as m27 from "../shared/validators/shared-85ed35f1e9.js";
-import * as m28 from "../shared/validators/shared-93a2497b0a.js";
-import * as m29 from "../shared/validators/shared-afc11b4505.js";
-import * as m30 from "../shared/validators/shared-b07f2b4335.js";
-import * as m31 from "../shared/validators/shared-bf1c7b68c1.js";
+import * as m21 from "../shared/validators/shared-1430adac57.js";
+import * as m22 from "../shared/validators/shared-165f716fde.js";
+import * as m23 from "../shared/validators/shared-28504968e7.js";
+import * as m24 from "../shared/validators/shared-670270c608.js";
+import * as m25 from "../shared/validators/shared-85ed35f1e9.js";
+import * as m26 from "../shared/validators/shared-afc11b4505.js";
+import * as m27 from "../shared/validators/shared-b07f2b4335.js";
+import * as m28 from "../shared/validators/shared-d50d28aaa6.js";
+import * as m29 from "../shared/validators/shared-e5cf0186e3.js";
+import * as m30 from "../shared/validators/shared-ed4507d350.js";
+import * as m31 from "../shared/validators/shared-fcf4834e20.js";
 import * as m32 from "./validators/CallToolResult.js";
 import * as m33 from "./validators/CreateMessageResult.js";
 import * as m34 from "./validators/GetPromptResult.js";
@@ -42,52 +42,52 @@ import * as m37 from "./validators/ListResourcesResult.js";
 import * as m38 from "./validators/ListToolsResult.js";
 import * as m39 from "./validators/definitions.js";
 import * as m40 from "./validators/params.sampling.createMessage.js";
-import * as m41 from "./validators/shared-115abdcb88.js";
-import * as m42 from "./validators/shared-41f8ad7e65.js";
-import * as m43 from "./validators/shared-5e5e5adb35.js";
+import * as m41 from "./validators/shared-2004609e9c.js";
+import * as m42 from "./validators/shared-416bd4f684.js";
+import * as m43 from "./validators/shared-5d04afdeac.js";
 
 /** Checks that a value is a valid `Annotations`; on failure `errors` holds the first problem. */
-export const validateAnnotations = m41.v08e39e179c7a as Validator<T.Annotations>;
+export const validateAnnotations = m42.v08e39e179c7a as Validator<T.Annotations>;
 /** Checks that a value is a valid `AudioContent`; on failure `errors` holds the first problem. */
-export const validateAudioContent = m43.v7389a5ca05b2 as Validator<T.AudioContent>;
+export const validateAudioContent = m41.v7389a5ca05b2 as Validator<T.AudioContent>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m24.vbb67845afff7 as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m29.vbb67845afff7 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
 export const validateCallToolRequest = m4.v56168250ac26 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
-export const validateCallToolResult = m32.v2d2525a54373 as Validator<T.CallToolResult>;
+export const validateCallToolResult = m32.v66092b7143d4 as Validator<T.CallToolResult>;
 /** Checks that a value is a valid `CancelledNotification`; on failure `errors` holds the first problem. */
 export const validateCancelledNotification = m4.v23ed7ecd9e2a as Validator<T.CancelledNotification>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
 export const validateClientCapabilities = m10.vfd5c4cf8cfcf as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
-export const validateClientNotification = m5.vbad0e5eee56f as Validator<T.ClientNotification>;
+export const validateClientNotification = m5.v37579ad78620 as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m7.v40b3b77e77b1 as Validator<T.ClientRequest>;
+export const validateClientRequest = m7.v28709253e28a as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
-export const validateClientResult = m39.v0d4e996bb9ac as Validator<T.ClientResult>;
+export const validateClientResult = m39.vc29c00f8881c as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
-export const validateCompleteRequest = m7.vd7e04d943aa7 as Validator<T.CompleteRequest>;
+export const validateCompleteRequest = m7.v406d82b42731 as Validator<T.CompleteRequest>;
 /** Checks that a value is a valid `CompleteResult`; on failure `errors` holds the first problem. */
 export const validateCompleteResult = m0.vc22ea3f3b351 as Validator<T.CompleteResult>;
 /** Checks that a value is a valid `CreateMessageRequest`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequest = m39.vfe6e630b4f63 as Validator<T.CreateMessageRequest>;
+export const validateCreateMessageRequest = m39.v362f3e1b92c3 as Validator<T.CreateMessageRequest>;
 /** Checks that a value is a valid `CreateMessageResult`; on failure `errors` holds the first problem. */
-export const validateCreateMessageResult = m33.v357115050b6d as Validator<T.CreateMessageResult>;
+export const validateCreateMessageResult = m33.vec65184e0b74 as Validator<T.CreateMessageResult>;
 /** Checks that a value is a valid `Cursor`; on failure `errors` holds the first problem. */
 export const validateCursor = m6.vea6e2f4485ba as Validator<T.Cursor>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m42.v136da0fae110 as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m43.v9ab1b75e1b55 as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m21.v38af6ff95c3c as Validator<T.EmptyResult>;
+export const validateEmptyResult = m22.v38af6ff95c3c as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
 export const validateGetPromptRequest = m4.v9b662d232576 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
-export const validateGetPromptResult = m34.v5a92de3245a0 as Validator<T.GetPromptResult>;
+export const validateGetPromptResult = m34.v88e0af18003a as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m43.v85142393a121 as Validator<T.ImageContent>;
+export const validateImageContent = m41.v85142393a121 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m29.vb29db0a79388 as Validator<T.Implementation>;
+export const validateImplementation = m26.vb29db0a79388 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
 export const validateInitializeRequest = m7.v6074f7fccf3c as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
@@ -95,13 +95,13 @@ export const validateInitializeResult = m35.v0dd8f9346a24 as Validator<T.Initial
 /** Checks that a value is a valid `InitializedNotification`; on failure `errors` holds the first problem. */
 export const validateInitializedNotification = m4.v631628fdc6fd as Validator<T.InitializedNotification>;
 /** Checks that a value is a valid `JSONRPCBatchRequest`; on failure `errors` holds the first problem. */
-export const validateJSONRPCBatchRequest = m39.ve86a6a7c9046 as Validator<T.JSONRPCBatchRequest>;
+export const validateJSONRPCBatchRequest = m39.v3be575078d17 as Validator<T.JSONRPCBatchRequest>;
 /** Checks that a value is a valid `JSONRPCBatchResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCBatchResponse = m39.v600ac3195d0d as Validator<T.JSONRPCBatchResponse>;
+export const validateJSONRPCBatchResponse = m39.v6698bc9199a0 as Validator<T.JSONRPCBatchResponse>;
 /** Checks that a value is a valid `JSONRPCError`; on failure `errors` holds the first problem. */
 export const validateJSONRPCError = m39.v53a176eb927d as Validator<T.JSONRPCError>;
 /** Checks that a value is a valid `JSONRPCMessage`; on failure `errors` holds the first problem. */
-export const validateJSONRPCMessage = m39.v1287d9a3eeab as Validator<T.JSONRPCMessage>;
+export const validateJSONRPCMessage = m39.vbcbaa094aadc as Validator<T.JSONRPCMessage>;
 /** Checks that a value is a valid `JSONRPCNotification`; on failure `errors` holds the first problem. */
 export const validateJSONRPCNotification = m4.v65ecf8dccfd1 as Validator<T.JSONRPCNotification>;
 /** Checks that a value is a valid `JSONRPCRequest`; on failure `errors` holds the first problem. */
@@ -129,13 +129,13 @@ export const validateListToolsRequest = m4.v58d8f502801f as Validator<T.ListTool
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
 export const validateListToolsResult = m38.v247516f3719e as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m26.v2d51e413a1b2 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m28.v2d51e413a1b2 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotification = m4.ve107ff2d412b as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m28.v2f7d053e987b as Validator<T.ModelHint>;
+export const validateModelHint = m21.v2f7d053e987b as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m28.v6828121ff61b as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m21.v6828121ff61b as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
 export const validateNotification = m4.vbbaa005cf2f7 as Validator<T.Notification>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
@@ -147,7 +147,7 @@ export const validatePingRequest = m4.v74788196111b as Validator<T.PingRequest>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
 export const validateProgressNotification = m5.v50d627de07db as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m22.vbcbd6dea190a as Validator<T.ProgressToken>;
+export const validateProgressToken = m30.vbcbd6dea190a as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m1.v90463e6991f8 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
@@ -155,17 +155,17 @@ export const validatePromptArgument = m1.v9e31d312576e as Validator<T.PromptArgu
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
 export const validatePromptListChangedNotification = m4.vb8004239d4d2 as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
-export const validatePromptMessage = m34.v21f8e42968c0 as Validator<T.PromptMessage>;
+export const validatePromptMessage = m34.vd7afe15e8950 as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
 export const validatePromptReference = m9.v4c0d38165e68 as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
 export const validateReadResourceRequest = m4.v29bf5eb1ca06 as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceResult`; on failure `errors` holds the first problem. */
-export const validateReadResourceResult = m3.v42b95e43bc04 as Validator<T.ReadResourceResult>;
+export const validateReadResourceResult = m3.v901b2f7fbf1d as Validator<T.ReadResourceResult>;
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m4.v3a941765a76a as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m22.vbcbd6dea190a as Validator<T.RequestId>;
+export const validateRequestId = m30.vbcbd6dea190a as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
 export const validateResource = m37.v511ffc9aae2e as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
@@ -173,41 +173,41 @@ export const validateResourceContents = m7.vbeb52deee14a as Validator<T.Resource
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceListChangedNotification = m4.v8d0192a3151f as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceReference`; on failure `errors` holds the first problem. */
-export const validateResourceReference = m23.v6975bf43f265 as Validator<T.ResourceReference>;
+export const validateResourceReference = m24.v6975bf43f265 as Validator<T.ResourceReference>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
 export const validateResourceTemplate = m36.v9f58687feea4 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotification = m4.vc2ae05cdda27 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m21.v38af6ff95c3c as Validator<T.Result>;
+export const validateResult = m22.v38af6ff95c3c as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m31.v8556b33dae27 as Validator<T.Role>;
+export const validateRole = m23.v8556b33dae27 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
 export const validateRoot = m2.vdf5bbeaa8f78 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateRootsListChangedNotification = m4.v69ae7d680f72 as Validator<T.RootsListChangedNotification>;
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
-export const validateSamplingMessage = m40.ve03f3cf673fd as Validator<T.SamplingMessage>;
+export const validateSamplingMessage = m40.v06878ca7f5e3 as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
-export const validateServerCapabilities = m30.vcdb3dc45eb2c as Validator<T.ServerCapabilities>;
+export const validateServerCapabilities = m27.vcdb3dc45eb2c as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
-export const validateServerNotification = m5.vc7cdbd3d896a as Validator<T.ServerNotification>;
+export const validateServerNotification = m5.v8fd8a3cfbd7c as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
-export const validateServerRequest = m39.vbd51c5321d8b as Validator<T.ServerRequest>;
+export const validateServerRequest = m39.vfd1f0710c4e6 as Validator<T.ServerRequest>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m39.vfa9d47fae0a5 as Validator<T.ServerResult>;
+export const validateServerResult = m39.v2455c2b6f0e8 as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SetLevelRequest`; on failure `errors` holds the first problem. */
 export const validateSetLevelRequest = m4.v53a2af1b5a19 as Validator<T.SetLevelRequest>;
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
 export const validateSubscribeRequest = m4.vac9a090d9979 as Validator<T.SubscribeRequest>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m43.vcf6a2338eea8 as Validator<T.TextContent>;
+export const validateTextContent = m41.vcf6a2338eea8 as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m24.v991d8ed54d24 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m29.v991d8ed54d24 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
 export const validateTool = m38.v334cf7354a84 as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolAnnotations`; on failure `errors` holds the first problem. */
-export const validateToolAnnotations = m25.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
+export const validateToolAnnotations = m31.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateToolListChangedNotification = m4.v09cc1400986e as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `UnsubscribeRequest`; on failure `errors` holds the first problem. */
@@ -215,18 +215,18 @@ export const validateUnsubscribeRequest = m4.v513fb1a15200 as Validator<T.Unsubs
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m9.v21b3d1868148,
+  "completion/complete": m9.vbecd7db36933,
   initialize: m10.v34f8bb956fe3,
   "logging/setLevel": m11.v467576a9a512,
   "notifications/cancelled": m12.v1fec3390c6ad,
-  "notifications/initialized": m27.vbc23760306b3,
+  "notifications/initialized": m25.vbc23760306b3,
   "notifications/message": m13.v6be240d794d7,
   "notifications/progress": m14.v0ff7ce376ded,
-  "notifications/prompts/list_changed": m27.vbc23760306b3,
-  "notifications/resources/list_changed": m27.vbc23760306b3,
+  "notifications/prompts/list_changed": m25.vbc23760306b3,
+  "notifications/resources/list_changed": m25.vbc23760306b3,
   "notifications/resources/updated": m15.vfb0b14228050,
-  "notifications/roots/list_changed": m27.vbc23760306b3,
-  "notifications/tools/list_changed": m27.vbc23760306b3,
+  "notifications/roots/list_changed": m25.vbc23760306b3,
+  "notifications/tools/list_changed": m25.vbc23760306b3,
   ping: m16.v561cc2318b77,
   "prompts/get": m17.v8c738b60af5c,
   "prompts/list": m18.v0615537eca7d,
@@ -236,7 +236,7 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
   "resources/templates/list": m18.v0615537eca7d,
   "resources/unsubscribe": m19.vfe6f0f17893a,
   "roots/list": m16.v561cc2318b77,
-  "sampling/createMessage": m40.v110a283d38ff,
+  "sampling/createMessage": m40.v3a0025fb5e35,
   "tools/call": m20.v654cb73c5706,
   "tools/list": m18.v0615537eca7d,
 };
@@ -245,17 +245,17 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
 export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m0.vc22ea3f3b351,
   initialize: m35.v0dd8f9346a24,
-  "logging/setLevel": m21.v38af6ff95c3c,
-  ping: m21.v38af6ff95c3c,
-  "prompts/get": m34.v5a92de3245a0,
+  "logging/setLevel": m22.v38af6ff95c3c,
+  ping: m22.v38af6ff95c3c,
+  "prompts/get": m34.v88e0af18003a,
   "prompts/list": m1.v19bb49915ed0,
   "resources/list": m37.v520300552df8,
-  "resources/read": m3.v42b95e43bc04,
-  "resources/subscribe": m21.v38af6ff95c3c,
+  "resources/read": m3.v901b2f7fbf1d,
+  "resources/subscribe": m22.v38af6ff95c3c,
   "resources/templates/list": m36.vf2e67851b44b,
-  "resources/unsubscribe": m21.v38af6ff95c3c,
+  "resources/unsubscribe": m22.v38af6ff95c3c,
   "roots/list": m2.v4262d6f37e28,
-  "sampling/createMessage": m33.v357115050b6d,
-  "tools/call": m32.v2d2525a54373,
+  "sampling/createMessage": m33.vec65184e0b74,
+  "tools/call": m32.v66092b7143d4,
   "tools/list": m38.v247516f3719e,
 };

@@ -3,32 +3,32 @@ import type { Validator } from "@mcpgen/runtime/abi/v8";
 import type * as T from "./types.js";
 import * as m0 from "../shared/validators/CompleteResult-c22ea3f3b3.js";
 import * as m1 from "../shared/validators/ListRootsResult-30824c5dce.js";
-import * as m2 from "../shared/validators/ReadResourceResult-0db4da5212.js";
+import * as m2 from "../shared/validators/ReadResourceResult-174387043b.js";
 import * as m3 from "../shared/validators/definitions-a77d6b6ebb.js";
 import * as m4 from "../shared/validators/definitions-b4ff771a19.js";
 import * as m5 from "../shared/validators/definitions-d7cc59ed39.js";
 import * as m6 from "../shared/validators/definitions-f5053d3a3d.js";
 import * as m7 from "../shared/validators/definitions-fb09a1a041.js";
 import * as m8 from "../shared/validators/params.ping-561cc2318b.js";
-import * as m9 from "../shared/validators/shared-158587c497.js";
-import * as m10 from "../shared/validators/shared-165f716fde.js";
-import * as m11 from "../shared/validators/shared-193c87340b.js";
-import * as m12 from "../shared/validators/shared-1c72219b5a.js";
-import * as m13 from "../shared/validators/shared-1e56ebeac2.js";
-import * as m14 from "../shared/validators/shared-28b595b78f.js";
-import * as m15 from "../shared/validators/shared-47ff94489d.js";
-import * as m16 from "../shared/validators/shared-53c8ffd9eb.js";
-import * as m17 from "../shared/validators/shared-68da3280b6.js";
-import * as m18 from "../shared/validators/shared-812d9a9f74.js";
-import * as m19 from "../shared/validators/shared-857683745a.js";
-import * as m20 from "../shared/validators/shared-85ed35f1e9.js";
-import * as m21 from "../shared/validators/shared-8e379fb489.js";
-import * as m22 from "../shared/validators/shared-93a2497b0a.js";
-import * as m23 from "../shared/validators/shared-bf1c7b68c1.js";
-import * as m24 from "../shared/validators/shared-c7ac1c02d2.js";
-import * as m25 from "../shared/validators/shared-c7bc677eb9.js";
-import * as m26 from "../shared/validators/shared-eb692ae8bd.js";
-import * as m27 from "../shared/validators/shared-f3ad3f2054.js";
+import * as m9 from "../shared/validators/shared-1430adac57.js";
+import * as m10 from "../shared/validators/shared-158587c497.js";
+import * as m11 from "../shared/validators/shared-165f716fde.js";
+import * as m12 from "../shared/validators/shared-28504968e7.js";
+import * as m13 from "../shared/validators/shared-444f4c4529.js";
+import * as m14 from "../shared/validators/shared-49efbc4054.js";
+import * as m15 from "../shared/validators/shared-65929ebfff.js";
+import * as m16 from "../shared/validators/shared-670270c608.js";
+import * as m17 from "../shared/validators/shared-6f75e4e1c8.js";
+import * as m18 from "../shared/validators/shared-7eb29d0a04.js";
+import * as m19 from "../shared/validators/shared-85ed35f1e9.js";
+import * as m20 from "../shared/validators/shared-962008a6cd.js";
+import * as m21 from "../shared/validators/shared-9d149d30a1.js";
+import * as m22 from "../shared/validators/shared-d50d28aaa6.js";
+import * as m23 from "../shared/validators/shared-ed4507d350.js";
+import * as m24 from "../shared/validators/shared-f0e86a16c9.js";
+import * as m25 from "../shared/validators/shared-f65604adec.js";
+import * as m26 from "../shared/validators/shared-fc4dfe419a.js";
+import * as m27 from "../shared/validators/shared-fcf4834e20.js";
 import * as m28 from "./validators/CallToolRequestParams.js";
 import * as m29 from "./validators/CallToolResult.js";
 import * as m30 from "./validators/CancelTaskResult.js";
@@ -57,28 +57,28 @@ import * as m52 from "./validators/TaskStatusNotificationParams.js";
 import * as m53 from "./validators/definitions.js";
 import * as m54 from "./validators/params.notifications.elicitation.complete.js";
 import * as m55 from "./validators/params.tasks.cancel.js";
-import * as m56 from "./validators/shared-3cc2e8bf6e.js";
+import * as m56 from "./validators/shared-2dd58c5f2a.js";
 import * as m57 from "./validators/shared-4a63425e83.js";
-import * as m58 from "./validators/shared-4fa79c7f20.js";
-import * as m59 from "./validators/shared-924ff1338b.js";
-import * as m60 from "./validators/shared-df09fac8ca.js";
+import * as m58 from "./validators/shared-5cfd3f2a4a.js";
+import * as m59 from "./validators/shared-5ed028e4c9.js";
+import * as m60 from "./validators/shared-bb5e5ed0b8.js";
 
 /** Checks that a value is a valid `Annotations`; on failure `errors` holds the first problem. */
-export const validateAnnotations = m26.vfa149a542ca6 as Validator<T.Annotations>;
+export const validateAnnotations = m15.vfa149a542ca6 as Validator<T.Annotations>;
 /** Checks that a value is a valid `AudioContent`; on failure `errors` holds the first problem. */
-export const validateAudioContent = m24.v7e9c4061bccf as Validator<T.AudioContent>;
+export const validateAudioContent = m17.v7e9c4061bccf as Validator<T.AudioContent>;
 /** Checks that a value is a valid `BaseMetadata`; on failure `errors` holds the first problem. */
 export const validateBaseMetadata = m7.v689534936df6 as Validator<T.BaseMetadata>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m11.v8b8ff72f2681 as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m26.v8b8ff72f2681 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `BooleanSchema`; on failure `errors` holds the first problem. */
-export const validateBooleanSchema = m27.v99113f9c0b41 as Validator<T.BooleanSchema>;
+export const validateBooleanSchema = m24.v99113f9c0b41 as Validator<T.BooleanSchema>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
 export const validateCallToolRequest = m53.v540b275b675d as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolRequestParams`; on failure `errors` holds the first problem. */
 export const validateCallToolRequestParams = m28.ve727f0bb4b6c as Validator<T.CallToolRequestParams>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
-export const validateCallToolResult = m29.vbdd929684802 as Validator<T.CallToolResult>;
+export const validateCallToolResult = m29.v10a9c8690ef1 as Validator<T.CallToolResult>;
 /** Checks that a value is a valid `CancelTaskRequest`; on failure `errors` holds the first problem. */
 export const validateCancelTaskRequest = m53.v4047c3ea661a as Validator<T.CancelTaskRequest>;
 /** Checks that a value is a valid `CancelTaskResult`; on failure `errors` holds the first problem. */
@@ -90,48 +90,48 @@ export const validateCancelledNotificationParams = m31.v97ba35a362b3 as Validato
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
 export const validateClientCapabilities = m39.v39c0241a24d6 as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
-export const validateClientNotification = m53.v95bde1daf1be as Validator<T.ClientNotification>;
+export const validateClientNotification = m53.v2d815d991e7e as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m53.va4dfbc796ecd as Validator<T.ClientRequest>;
+export const validateClientRequest = m53.v1c758cbbc9d2 as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
-export const validateClientResult = m53.vf40ac6ed1900 as Validator<T.ClientResult>;
+export const validateClientResult = m53.v81a06afd623c as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
-export const validateCompleteRequest = m53.v4a0a7cd3d5f4 as Validator<T.CompleteRequest>;
+export const validateCompleteRequest = m53.v2cedf208358f as Validator<T.CompleteRequest>;
 /** Checks that a value is a valid `CompleteRequestParams`; on failure `errors` holds the first problem. */
-export const validateCompleteRequestParams = m32.v0e3f3aed9a83 as Validator<T.CompleteRequestParams>;
+export const validateCompleteRequestParams = m32.v7dc0b7ae83f8 as Validator<T.CompleteRequestParams>;
 /** Checks that a value is a valid `CompleteResult`; on failure `errors` holds the first problem. */
 export const validateCompleteResult = m0.vc22ea3f3b351 as Validator<T.CompleteResult>;
 /** Checks that a value is a valid `ContentBlock`; on failure `errors` holds the first problem. */
-export const validateContentBlock = m56.v87b2bccb94db as Validator<T.ContentBlock>;
+export const validateContentBlock = m56.v940bd5999b71 as Validator<T.ContentBlock>;
 /** Checks that a value is a valid `CreateMessageRequest`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequest = m53.v3e81e7891841 as Validator<T.CreateMessageRequest>;
+export const validateCreateMessageRequest = m53.v8a4fd95a8e92 as Validator<T.CreateMessageRequest>;
 /** Checks that a value is a valid `CreateMessageRequestParams`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequestParams = m33.va87c5cb14215 as Validator<T.CreateMessageRequestParams>;
+export const validateCreateMessageRequestParams = m33.v21bb5f26f6d1 as Validator<T.CreateMessageRequestParams>;
 /** Checks that a value is a valid `CreateMessageResult`; on failure `errors` holds the first problem. */
-export const validateCreateMessageResult = m34.vca4cb9105685 as Validator<T.CreateMessageResult>;
+export const validateCreateMessageResult = m34.vf54a5585842a as Validator<T.CreateMessageResult>;
 /** Checks that a value is a valid `CreateTaskResult`; on failure `errors` holds the first problem. */
 export const validateCreateTaskResult = m53.ve0a7572411ed as Validator<T.CreateTaskResult>;
 /** Checks that a value is a valid `Cursor`; on failure `errors` holds the first problem. */
 export const validateCursor = m3.vea6e2f4485ba as Validator<T.Cursor>;
 /** Checks that a value is a valid `ElicitRequest`; on failure `errors` holds the first problem. */
-export const validateElicitRequest = m53.v2801042661d3 as Validator<T.ElicitRequest>;
+export const validateElicitRequest = m53.v764ff8bcd8e4 as Validator<T.ElicitRequest>;
 /** Checks that a value is a valid `ElicitRequestFormParams`; on failure `errors` holds the first problem. */
-export const validateElicitRequestFormParams = m35.va7db0a3c5e03 as Validator<T.ElicitRequestFormParams>;
+export const validateElicitRequestFormParams = m35.va7028762b7e6 as Validator<T.ElicitRequestFormParams>;
 /** Checks that a value is a valid `ElicitRequestParams`; on failure `errors` holds the first problem. */
-export const validateElicitRequestParams = m35.v27a85c7b7079 as Validator<T.ElicitRequestParams>;
+export const validateElicitRequestParams = m35.vd91adb79f459 as Validator<T.ElicitRequestParams>;
 /** Checks that a value is a valid `ElicitRequestURLParams`; on failure `errors` holds the first problem. */
 export const validateElicitRequestURLParams = m35.ve9c74ef7e92d as Validator<T.ElicitRequestURLParams>;
 /** Checks that a value is a valid `ElicitResult`; on failure `errors` holds the first problem. */
-export const validateElicitResult = m36.v06f7a2e0b2c4 as Validator<T.ElicitResult>;
+export const validateElicitResult = m36.v4f0273655ed1 as Validator<T.ElicitResult>;
 /** Checks that a value is a valid `ElicitationCompleteNotification`; on failure `errors` holds the first problem. */
 export const validateElicitationCompleteNotification =
   m53.vb64783fa4295 as Validator<T.ElicitationCompleteNotification>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m25.v9982e217a43a as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m20.v9d1fe3410f3d as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m10.v38af6ff95c3c as Validator<T.EmptyResult>;
+export const validateEmptyResult = m11.v38af6ff95c3c as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `EnumSchema`; on failure `errors` holds the first problem. */
-export const validateEnumSchema = m4.vf095bb7cf2c3 as Validator<T.EnumSchema>;
+export const validateEnumSchema = m4.v8d2ce297feeb as Validator<T.EnumSchema>;
 /** Checks that a value is a valid `Error`; on failure `errors` holds the first problem. */
 export const validateError = m4.v9d85484c01bc as Validator<T.Error>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
@@ -139,23 +139,23 @@ export const validateGetPromptRequest = m53.v16d9c783131d as Validator<T.GetProm
 /** Checks that a value is a valid `GetPromptRequestParams`; on failure `errors` holds the first problem. */
 export const validateGetPromptRequestParams = m37.vfbb385f0027e as Validator<T.GetPromptRequestParams>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
-export const validateGetPromptResult = m38.v9051c71c8c0b as Validator<T.GetPromptResult>;
+export const validateGetPromptResult = m38.vabb7c35e843f as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `GetTaskPayloadRequest`; on failure `errors` holds the first problem. */
 export const validateGetTaskPayloadRequest = m53.ve8c5612f746e as Validator<T.GetTaskPayloadRequest>;
 /** Checks that a value is a valid `GetTaskPayloadResult`; on failure `errors` holds the first problem. */
-export const validateGetTaskPayloadResult = m10.v38af6ff95c3c as Validator<T.GetTaskPayloadResult>;
+export const validateGetTaskPayloadResult = m11.v38af6ff95c3c as Validator<T.GetTaskPayloadResult>;
 /** Checks that a value is a valid `GetTaskRequest`; on failure `errors` holds the first problem. */
 export const validateGetTaskRequest = m53.vb05641b4f51a as Validator<T.GetTaskRequest>;
 /** Checks that a value is a valid `GetTaskResult`; on failure `errors` holds the first problem. */
 export const validateGetTaskResult = m30.v55b405f5a667 as Validator<T.GetTaskResult>;
 /** Checks that a value is a valid `Icon`; on failure `errors` holds the first problem. */
-export const validateIcon = m21.v89402f59b3aa as Validator<T.Icon>;
+export const validateIcon = m14.v89402f59b3aa as Validator<T.Icon>;
 /** Checks that a value is a valid `Icons`; on failure `errors` holds the first problem. */
 export const validateIcons = m4.v042f93c41b76 as Validator<T.Icons>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m24.v9c318f0ebcd9 as Validator<T.ImageContent>;
+export const validateImageContent = m17.v9c318f0ebcd9 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m12.vab583cb9f1a7 as Validator<T.Implementation>;
+export const validateImplementation = m25.vab583cb9f1a7 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
 export const validateInitializeRequest = m53.ve5eaa4212cb8 as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeRequestParams`; on failure `errors` holds the first problem. */
@@ -167,17 +167,17 @@ export const validateInitializedNotification = m53.v79afb50cf142 as Validator<T.
 /** Checks that a value is a valid `JSONRPCErrorResponse`; on failure `errors` holds the first problem. */
 export const validateJSONRPCErrorResponse = m4.v666414b75ad0 as Validator<T.JSONRPCErrorResponse>;
 /** Checks that a value is a valid `JSONRPCMessage`; on failure `errors` holds the first problem. */
-export const validateJSONRPCMessage = m53.v481843064063 as Validator<T.JSONRPCMessage>;
+export const validateJSONRPCMessage = m53.ve0476890b6ba as Validator<T.JSONRPCMessage>;
 /** Checks that a value is a valid `JSONRPCNotification`; on failure `errors` holds the first problem. */
 export const validateJSONRPCNotification = m4.vac562cb54021 as Validator<T.JSONRPCNotification>;
 /** Checks that a value is a valid `JSONRPCRequest`; on failure `errors` holds the first problem. */
 export const validateJSONRPCRequest = m4.vab6fd936325e as Validator<T.JSONRPCRequest>;
 /** Checks that a value is a valid `JSONRPCResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCResponse = m53.ve9aeaab60fa3 as Validator<T.JSONRPCResponse>;
+export const validateJSONRPCResponse = m53.vae9bf71bd099 as Validator<T.JSONRPCResponse>;
 /** Checks that a value is a valid `JSONRPCResultResponse`; on failure `errors` holds the first problem. */
 export const validateJSONRPCResultResponse = m6.v40df184fca3c as Validator<T.JSONRPCResultResponse>;
 /** Checks that a value is a valid `LegacyTitledEnumSchema`; on failure `errors` holds the first problem. */
-export const validateLegacyTitledEnumSchema = m13.vbddd46a5e43b as Validator<T.LegacyTitledEnumSchema>;
+export const validateLegacyTitledEnumSchema = m21.vbddd46a5e43b as Validator<T.LegacyTitledEnumSchema>;
 /** Checks that a value is a valid `ListPromptsRequest`; on failure `errors` holds the first problem. */
 export const validateListPromptsRequest = m53.vffe4b98b2cda as Validator<T.ListPromptsRequest>;
 /** Checks that a value is a valid `ListPromptsResult`; on failure `errors` holds the first problem. */
@@ -203,24 +203,24 @@ export const validateListToolsRequest = m53.vd96df64a2697 as Validator<T.ListToo
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
 export const validateListToolsResult = m45.vfa4fc2153fe2 as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m19.v2d51e413a1b2 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m22.v2d51e413a1b2 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotification = m53.v057d20e333a4 as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `LoggingMessageNotificationParams`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotificationParams =
   m46.v4092df4087e5 as Validator<T.LoggingMessageNotificationParams>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m22.v2f7d053e987b as Validator<T.ModelHint>;
+export const validateModelHint = m9.v2f7d053e987b as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m22.v6828121ff61b as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m9.v6828121ff61b as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `MultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateMultiSelectEnumSchema = m4.v9605de642d2e as Validator<T.MultiSelectEnumSchema>;
+export const validateMultiSelectEnumSchema = m4.vfeb544fc9211 as Validator<T.MultiSelectEnumSchema>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
 export const validateNotification = m4.v0c766c9bb9a1 as Validator<T.Notification>;
 /** Checks that a value is a valid `NotificationParams`; on failure `errors` holds the first problem. */
-export const validateNotificationParams = m20.vbc23760306b3 as Validator<T.NotificationParams>;
+export const validateNotificationParams = m19.vbc23760306b3 as Validator<T.NotificationParams>;
 /** Checks that a value is a valid `NumberSchema`; on failure `errors` holds the first problem. */
-export const validateNumberSchema = m13.v5e89fe5ec4b5 as Validator<T.NumberSchema>;
+export const validateNumberSchema = m21.v5e89fe5ec4b5 as Validator<T.NumberSchema>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
 export const validatePaginatedRequest = m53.vde5267d92446 as Validator<T.PaginatedRequest>;
 /** Checks that a value is a valid `PaginatedRequestParams`; on failure `errors` holds the first problem. */
@@ -230,35 +230,35 @@ export const validatePaginatedResult = m6.v9889108df919 as Validator<T.Paginated
 /** Checks that a value is a valid `PingRequest`; on failure `errors` holds the first problem. */
 export const validatePingRequest = m53.v91227754b0e5 as Validator<T.PingRequest>;
 /** Checks that a value is a valid `PrimitiveSchemaDefinition`; on failure `errors` holds the first problem. */
-export const validatePrimitiveSchemaDefinition = m13.v8671ee66a408 as Validator<T.PrimitiveSchemaDefinition>;
+export const validatePrimitiveSchemaDefinition = m21.v19215bd9c3b8 as Validator<T.PrimitiveSchemaDefinition>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
 export const validateProgressNotification = m53.v70d9f23b008d as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressNotificationParams`; on failure `errors` holds the first problem. */
 export const validateProgressNotificationParams = m48.v4715059bc18d as Validator<T.ProgressNotificationParams>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m14.vbcbd6dea190a as Validator<T.ProgressToken>;
+export const validateProgressToken = m23.vbcbd6dea190a as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m41.v6003d6fe739f as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
-export const validatePromptArgument = m9.v2e44082b27eb as Validator<T.PromptArgument>;
+export const validatePromptArgument = m10.v2e44082b27eb as Validator<T.PromptArgument>;
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
 export const validatePromptListChangedNotification = m53.v82b953ad5d38 as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
-export const validatePromptMessage = m38.v6e2b97ceb27d as Validator<T.PromptMessage>;
+export const validatePromptMessage = m38.v5bbd0bf5a72c as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
-export const validatePromptReference = m16.vb0e8eeade59c as Validator<T.PromptReference>;
+export const validatePromptReference = m18.vb0e8eeade59c as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
 export const validateReadResourceRequest = m53.ve5b398946b4b as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceRequestParams`; on failure `errors` holds the first problem. */
 export const validateReadResourceRequestParams = m49.v7d154ce5bc44 as Validator<T.ReadResourceRequestParams>;
 /** Checks that a value is a valid `ReadResourceResult`; on failure `errors` holds the first problem. */
-export const validateReadResourceResult = m2.v0db4da52126e as Validator<T.ReadResourceResult>;
+export const validateReadResourceResult = m2.v174387043b20 as Validator<T.ReadResourceResult>;
 /** Checks that a value is a valid `RelatedTaskMetadata`; on failure `errors` holds the first problem. */
 export const validateRelatedTaskMetadata = m55.v575c3567722e as Validator<T.RelatedTaskMetadata>;
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m4.v0c766c9bb9a1 as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m14.vbcbd6dea190a as Validator<T.RequestId>;
+export const validateRequestId = m23.vbcbd6dea190a as Validator<T.RequestId>;
 /** Checks that a value is a valid `RequestParams`; on failure `errors` holds the first problem. */
 export const validateRequestParams = m8.v561cc2318b77 as Validator<T.RequestParams>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
@@ -275,40 +275,40 @@ export const validateResourceRequestParams = m49.v7d154ce5bc44 as Validator<T.Re
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
 export const validateResourceTemplate = m42.ve14ccd4f3c60 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceTemplateReference`; on failure `errors` holds the first problem. */
-export const validateResourceTemplateReference = m15.v6975bf43f265 as Validator<T.ResourceTemplateReference>;
+export const validateResourceTemplateReference = m16.v6975bf43f265 as Validator<T.ResourceTemplateReference>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotification = m53.v42737f1bb583 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `ResourceUpdatedNotificationParams`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotificationParams =
   m50.v3d8e5e6ce3b5 as Validator<T.ResourceUpdatedNotificationParams>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m10.v38af6ff95c3c as Validator<T.Result>;
+export const validateResult = m11.v38af6ff95c3c as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m23.v8556b33dae27 as Validator<T.Role>;
+export const validateRole = m12.v8556b33dae27 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
 export const validateRoot = m1.v31db6c3bd9d9 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateRootsListChangedNotification = m53.v84cfb9579dd1 as Validator<T.RootsListChangedNotification>;
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
-export const validateSamplingMessage = m33.vd4663581a9f1 as Validator<T.SamplingMessage>;
+export const validateSamplingMessage = m33.v729b18ad6497 as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `SamplingMessageContentBlock`; on failure `errors` holds the first problem. */
-export const validateSamplingMessageContentBlock = m60.v3a90722355db as Validator<T.SamplingMessageContentBlock>;
+export const validateSamplingMessageContentBlock = m60.v19b5de8126f5 as Validator<T.SamplingMessageContentBlock>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
 export const validateServerCapabilities = m40.v3f708abde89f as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
-export const validateServerNotification = m53.v986b39e94691 as Validator<T.ServerNotification>;
+export const validateServerNotification = m53.ve73f67832ef9 as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
-export const validateServerRequest = m53.v089f715d8713 as Validator<T.ServerRequest>;
+export const validateServerRequest = m53.v561162f34d7a as Validator<T.ServerRequest>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m53.v437e4278e322 as Validator<T.ServerResult>;
+export const validateServerResult = m53.v1a763024b4e1 as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SetLevelRequest`; on failure `errors` holds the first problem. */
 export const validateSetLevelRequest = m53.va5830dae6968 as Validator<T.SetLevelRequest>;
 /** Checks that a value is a valid `SetLevelRequestParams`; on failure `errors` holds the first problem. */
 export const validateSetLevelRequestParams = m51.v498f8a4f0980 as Validator<T.SetLevelRequestParams>;
 /** Checks that a value is a valid `SingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateSingleSelectEnumSchema = m4.vaafa96a41843 as Validator<T.SingleSelectEnumSchema>;
+export const validateSingleSelectEnumSchema = m4.vcf39d9642185 as Validator<T.SingleSelectEnumSchema>;
 /** Checks that a value is a valid `StringSchema`; on failure `errors` holds the first problem. */
-export const validateStringSchema = m13.v9ebadca4c89e as Validator<T.StringSchema>;
+export const validateStringSchema = m21.v9ebadca4c89e as Validator<T.StringSchema>;
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
 export const validateSubscribeRequest = m53.v116e0b024631 as Validator<T.SubscribeRequest>;
 /** Checks that a value is a valid `SubscribeRequestParams`; on failure `errors` holds the first problem. */
@@ -318,7 +318,7 @@ export const validateTask = m57.v02d779ceb189 as Validator<T.Task>;
 /** Checks that a value is a valid `TaskAugmentedRequestParams`; on failure `errors` holds the first problem. */
 export const validateTaskAugmentedRequestParams = m53.v4b3fd55b3461 as Validator<T.TaskAugmentedRequestParams>;
 /** Checks that a value is a valid `TaskMetadata`; on failure `errors` holds the first problem. */
-export const validateTaskMetadata = m59.v9b473784c3fa as Validator<T.TaskMetadata>;
+export const validateTaskMetadata = m58.v9b473784c3fa as Validator<T.TaskMetadata>;
 /** Checks that a value is a valid `TaskStatus`; on failure `errors` holds the first problem. */
 export const validateTaskStatus = m57.v6b77c54b5c34 as Validator<T.TaskStatus>;
 /** Checks that a value is a valid `TaskStatusNotification`; on failure `errors` holds the first problem. */
@@ -326,25 +326,25 @@ export const validateTaskStatusNotification = m53.v8ce2f0dff1e7 as Validator<T.T
 /** Checks that a value is a valid `TaskStatusNotificationParams`; on failure `errors` holds the first problem. */
 export const validateTaskStatusNotificationParams = m52.v9525d975e3b6 as Validator<T.TaskStatusNotificationParams>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m24.vdc0bff401677 as Validator<T.TextContent>;
+export const validateTextContent = m17.vdc0bff401677 as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m11.vcda8fd6e73c8 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m26.vcda8fd6e73c8 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `TitledMultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateTitledMultiSelectEnumSchema = m13.v71fb87d51461 as Validator<T.TitledMultiSelectEnumSchema>;
+export const validateTitledMultiSelectEnumSchema = m21.v71fb87d51461 as Validator<T.TitledMultiSelectEnumSchema>;
 /** Checks that a value is a valid `TitledSingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateTitledSingleSelectEnumSchema = m13.v25c0cf6c2872 as Validator<T.TitledSingleSelectEnumSchema>;
+export const validateTitledSingleSelectEnumSchema = m21.v25c0cf6c2872 as Validator<T.TitledSingleSelectEnumSchema>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
-export const validateTool = m58.ve36efb2c8667 as Validator<T.Tool>;
+export const validateTool = m59.ve36efb2c8667 as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolAnnotations`; on failure `errors` holds the first problem. */
-export const validateToolAnnotations = m18.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
+export const validateToolAnnotations = m27.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
 /** Checks that a value is a valid `ToolChoice`; on failure `errors` holds the first problem. */
-export const validateToolChoice = m17.vf0f11016d367 as Validator<T.ToolChoice>;
+export const validateToolChoice = m13.vf0f11016d367 as Validator<T.ToolChoice>;
 /** Checks that a value is a valid `ToolExecution`; on failure `errors` holds the first problem. */
-export const validateToolExecution = m58.vd5271ab36949 as Validator<T.ToolExecution>;
+export const validateToolExecution = m59.vd5271ab36949 as Validator<T.ToolExecution>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateToolListChangedNotification = m53.ve90a10a6c7ec as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `ToolResultContent`; on failure `errors` holds the first problem. */
-export const validateToolResultContent = m60.v4dd990a17a26 as Validator<T.ToolResultContent>;
+export const validateToolResultContent = m60.v5dad55876bfc as Validator<T.ToolResultContent>;
 /** Checks that a value is a valid `ToolUseContent`; on failure `errors` holds the first problem. */
 export const validateToolUseContent = m60.v7cff0569fb0c as Validator<T.ToolUseContent>;
 /** Checks that a value is a valid `URLElicitationRequiredError`; on failure `errors` holds the first problem. */
@@ -354,27 +354,27 @@ export const validateUnsubscribeRequest = m53.v654909b2876a as Validator<T.Unsub
 /** Checks that a value is a valid `UnsubscribeRequestParams`; on failure `errors` holds the first problem. */
 export const validateUnsubscribeRequestParams = m49.v7d154ce5bc44 as Validator<T.UnsubscribeRequestParams>;
 /** Checks that a value is a valid `UntitledMultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateUntitledMultiSelectEnumSchema = m13.v9f836ba5a833 as Validator<T.UntitledMultiSelectEnumSchema>;
+export const validateUntitledMultiSelectEnumSchema = m21.v9f836ba5a833 as Validator<T.UntitledMultiSelectEnumSchema>;
 /** Checks that a value is a valid `UntitledSingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateUntitledSingleSelectEnumSchema = m13.v17502ed144c4 as Validator<T.UntitledSingleSelectEnumSchema>;
+export const validateUntitledSingleSelectEnumSchema = m21.v17502ed144c4 as Validator<T.UntitledSingleSelectEnumSchema>;
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m32.v0e3f3aed9a83,
-  "elicitation/create": m35.v27a85c7b7079,
+  "completion/complete": m32.v7dc0b7ae83f8,
+  "elicitation/create": m35.vd91adb79f459,
   initialize: m39.v7b524480c76c,
   "logging/setLevel": m51.v498f8a4f0980,
   "notifications/cancelled": m31.v97ba35a362b3,
   "notifications/elicitation/complete": m54.vc40f86396a8d,
-  "notifications/initialized": m20.vbc23760306b3,
+  "notifications/initialized": m19.vbc23760306b3,
   "notifications/message": m46.v4092df4087e5,
   "notifications/progress": m48.v4715059bc18d,
-  "notifications/prompts/list_changed": m20.vbc23760306b3,
-  "notifications/resources/list_changed": m20.vbc23760306b3,
+  "notifications/prompts/list_changed": m19.vbc23760306b3,
+  "notifications/resources/list_changed": m19.vbc23760306b3,
   "notifications/resources/updated": m50.v3d8e5e6ce3b5,
-  "notifications/roots/list_changed": m20.vbc23760306b3,
+  "notifications/roots/list_changed": m19.vbc23760306b3,
   "notifications/tasks/status": m52.v9525d975e3b6,
-  "notifications/tools/list_changed": m20.vbc23760306b3,
+  "notifications/tools/list_changed": m19.vbc23760306b3,
   ping: m8.v561cc2318b77,
   "prompts/get": m37.vfbb385f0027e,
   "prompts/list": m47.v299813ff9bd3,
@@ -384,7 +384,7 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
   "resources/templates/list": m47.v299813ff9bd3,
   "resources/unsubscribe": m49.v7d154ce5bc44,
   "roots/list": m8.v561cc2318b77,
-  "sampling/createMessage": m33.va87c5cb14215,
+  "sampling/createMessage": m33.v21bb5f26f6d1,
   "tasks/cancel": m55.v575c3567722e,
   "tasks/get": m55.v575c3567722e,
   "tasks/list": m47.v299813ff9bd3,
@@ -396,23 +396,23 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
 /** Validator of the `result` value of each request, by method name. */
 export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m0.vc22ea3f3b351,
-  "elicitation/create": m36.v06f7a2e0b2c4,
+  "elicitation/create": m36.v4f0273655ed1,
   initialize: m40.vb9883fc81b5a,
-  "logging/setLevel": m10.v38af6ff95c3c,
-  ping: m10.v38af6ff95c3c,
-  "prompts/get": m38.v9051c71c8c0b,
+  "logging/setLevel": m11.v38af6ff95c3c,
+  ping: m11.v38af6ff95c3c,
+  "prompts/get": m38.vabb7c35e843f,
   "prompts/list": m41.v499f561c2de5,
   "resources/list": m43.v55a6098ecf98,
-  "resources/read": m2.v0db4da52126e,
-  "resources/subscribe": m10.v38af6ff95c3c,
+  "resources/read": m2.v174387043b20,
+  "resources/subscribe": m11.v38af6ff95c3c,
   "resources/templates/list": m42.v8f993cdd7c80,
-  "resources/unsubscribe": m10.v38af6ff95c3c,
+  "resources/unsubscribe": m11.v38af6ff95c3c,
   "roots/list": m1.v30824c5dced2,
-  "sampling/createMessage": m34.vca4cb9105685,
+  "sampling/createMessage": m34.vf54a5585842a,
   "tasks/cancel": m30.v55b405f5a667,
   "tasks/get": m30.v55b405f5a667,
   "tasks/list": m44.v7e8875da7c19,
-  "tasks/result": m10.v38af6ff95c3c,
-  "tools/call": m29.vbdd929684802,
+  "tasks/result": m11.v38af6ff95c3c,
+  "tools/call": m29.v10a9c8690ef1,
   "tools/list": m45.vfa4fc2153fe2,
 };

@@ -10,17 +10,17 @@ export { batching, era, methods, revision } from "./table.js";
  */
 export const validators: ValidatorLoaders = {
   params: {
-    "completion/complete": () => import("./validators/CompleteRequestParams.js"),
+    "completion/complete": () => import("./validators/CompleteRequestParams.metaChecked.js"),
     "notifications/cancelled": () => import("./validators/CancelledNotificationParams.js"),
     "prompts/get": () => import("./validators/params.prompts.get.js"),
-    "prompts/list": () => import("./validators/PaginatedRequestParams.js"),
-    "resources/list": () => import("./validators/PaginatedRequestParams.js"),
+    "prompts/list": () => import("./validators/PaginatedRequestParams.metaChecked.js"),
+    "resources/list": () => import("./validators/PaginatedRequestParams.metaChecked.js"),
     "resources/read": () => import("./validators/params.resources.read.js"),
-    "resources/templates/list": () => import("./validators/PaginatedRequestParams.js"),
-    "server/discover": () => import("./validators/RequestParams.js"),
-    "subscriptions/listen": () => import("./validators/SubscriptionsListenRequestParams.js"),
+    "resources/templates/list": () => import("./validators/PaginatedRequestParams.metaChecked.js"),
+    "server/discover": () => import("./validators/RequestParams.metaChecked.js"),
+    "subscriptions/listen": () => import("./validators/SubscriptionsListenRequestParams.metaChecked.js"),
     "tools/call": () => import("./validators/params.tools.call.js"),
-    "tools/list": () => import("./validators/PaginatedRequestParams.js"),
+    "tools/list": () => import("./validators/PaginatedRequestParams.metaChecked.js"),
   },
   results: {},
 };

@@ -4,22 +4,22 @@ import type * as T from "./types.js";
 import * as m0 from "../shared/validators/definitions-a77d6b6ebb.js";
 import * as m1 from "../shared/validators/definitions-b4ff771a19.js";
 import * as m2 from "../shared/validators/definitions-fb09a1a041.js";
-import * as m3 from "../shared/validators/shared-158587c497.js";
-import * as m4 from "../shared/validators/shared-1c72219b5a.js";
-import * as m5 from "../shared/validators/shared-1e56ebeac2.js";
-import * as m6 from "../shared/validators/shared-28b595b78f.js";
-import * as m7 from "../shared/validators/shared-47ff94489d.js";
-import * as m8 from "../shared/validators/shared-53c8ffd9eb.js";
-import * as m9 from "../shared/validators/shared-68da3280b6.js";
-import * as m10 from "../shared/validators/shared-812d9a9f74.js";
-import * as m11 from "../shared/validators/shared-857683745a.js";
-import * as m12 from "../shared/validators/shared-8e379fb489.js";
-import * as m13 from "../shared/validators/shared-93a2497b0a.js";
-import * as m14 from "../shared/validators/shared-bf1c7b68c1.js";
-import * as m15 from "../shared/validators/shared-eb692ae8bd.js";
-import * as m16 from "../shared/validators/shared-f3ad3f2054.js";
+import * as m3 from "../shared/validators/shared-1430adac57.js";
+import * as m4 from "../shared/validators/shared-158587c497.js";
+import * as m5 from "../shared/validators/shared-28504968e7.js";
+import * as m6 from "../shared/validators/shared-444f4c4529.js";
+import * as m7 from "../shared/validators/shared-49efbc4054.js";
+import * as m8 from "../shared/validators/shared-65929ebfff.js";
+import * as m9 from "../shared/validators/shared-670270c608.js";
+import * as m10 from "../shared/validators/shared-7eb29d0a04.js";
+import * as m11 from "../shared/validators/shared-9d149d30a1.js";
+import * as m12 from "../shared/validators/shared-d50d28aaa6.js";
+import * as m13 from "../shared/validators/shared-ed4507d350.js";
+import * as m14 from "../shared/validators/shared-f0e86a16c9.js";
+import * as m15 from "../shared/validators/shared-f65604adec.js";
+import * as m16 from "../shared/validators/shared-fcf4834e20.js";
 import * as m17 from "./validators/CancelledNotificationParams.js";
-import * as m18 from "./validators/CompleteRequestParams.js";
+import * as m18 from "./validators/CompleteRequestParams.metaChecked.js";
 import * as m19 from "./validators/CompleteResult.js";
 import * as m20 from "./validators/DiscoverResult.js";
 import * as m21 from "./validators/ListPromptsResult.js";
@@ -28,12 +28,12 @@ import * as m23 from "./validators/ListResourcesResult.js";
 import * as m24 from "./validators/ListToolsResult.js";
 import * as m25 from "./validators/LoggingMessageNotificationParams.js";
 import * as m26 from "./validators/NotificationParams.js";
-import * as m27 from "./validators/PaginatedRequestParams.js";
+import * as m27 from "./validators/PaginatedRequestParams.metaChecked.js";
 import * as m28 from "./validators/ProgressNotificationParams.js";
-import * as m29 from "./validators/RequestParams.js";
+import * as m29 from "./validators/RequestParams.metaChecked.js";
 import * as m30 from "./validators/ResourceUpdatedNotificationParams.js";
 import * as m31 from "./validators/SubscriptionsAcknowledgedNotificationParams.js";
-import * as m32 from "./validators/SubscriptionsListenRequestParams.js";
+import * as m32 from "./validators/SubscriptionsListenRequestParams.metaChecked.js";
 import * as m33 from "./validators/SubscriptionsListenResult.js";
 import * as m34 from "./validators/definitions.js";
 import * as m35 from "./validators/params.prompts.get.js";
@@ -42,17 +42,17 @@ import * as m37 from "./validators/params.tools.call.js";
 import * as m38 from "./validators/result.prompts.get.js";
 import * as m39 from "./validators/result.resources.read.js";
 import * as m40 from "./validators/result.tools.call.js";
-import * as m41 from "./validators/shared-07813194c5.js";
-import * as m42 from "./validators/shared-2dd3f25677.js";
+import * as m41 from "./validators/shared-02adef9af3.js";
+import * as m42 from "./validators/shared-393bcee842.js";
 import * as m43 from "./validators/shared-45f6ed8417.js";
-import * as m44 from "./validators/shared-51f19ac575.js";
-import * as m45 from "./validators/shared-b2618b3cc1.js";
-import * as m46 from "./validators/shared-ba2db648e2.js";
-import * as m47 from "./validators/shared-c4dc26bcc7.js";
-import * as m48 from "./validators/shared-fbd40be1bc.js";
+import * as m44 from "./validators/shared-523fac7612.js";
+import * as m45 from "./validators/shared-6b18de2d9f.js";
+import * as m46 from "./validators/shared-6c011d5516.js";
+import * as m47 from "./validators/shared-71897725cb.js";
+import * as m48 from "./validators/shared-d2b9ba68e1.js";
 
 /** Checks that a value is a valid `Annotations`; on failure `errors` holds the first problem. */
-export const validateAnnotations = m15.vfa149a542ca6 as Validator<T.Annotations>;
+export const validateAnnotations = m8.vfa149a542ca6 as Validator<T.Annotations>;
 /** Checks that a value is a valid `AudioContent`; on failure `errors` holds the first problem. */
 export const validateAudioContent = m44.vbaf8827d2935 as Validator<T.AudioContent>;
 /** Checks that a value is a valid `BaseMetadata`; on failure `errors` holds the first problem. */
@@ -60,101 +60,101 @@ export const validateBaseMetadata = m2.v689534936df6 as Validator<T.BaseMetadata
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
 export const validateBlobResourceContents = m44.va6d49000453c as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `BooleanSchema`; on failure `errors` holds the first problem. */
-export const validateBooleanSchema = m16.v99113f9c0b41 as Validator<T.BooleanSchema>;
+export const validateBooleanSchema = m14.v99113f9c0b41 as Validator<T.BooleanSchema>;
 /** Checks that a value is a valid `CacheableResult`; on failure `errors` holds the first problem. */
 export const validateCacheableResult = m34.v76fee29e5a9b as Validator<T.CacheableResult>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
-export const validateCallToolRequest = m34.vb72793556cb4 as Validator<T.CallToolRequest>;
+export const validateCallToolRequest = m34.v2b606bd5a0f6 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolRequestParams`; on failure `errors` holds the first problem. */
-export const validateCallToolRequestParams = m34.v2a8a04fe83a8 as Validator<T.CallToolRequestParams>;
+export const validateCallToolRequestParams = m34.vece1297ee503 as Validator<T.CallToolRequestParams>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
-export const validateCallToolResult = m40.v285e52a2767a as Validator<T.CallToolResult>;
+export const validateCallToolResult = m40.v0f23741e29cb as Validator<T.CallToolResult>;
 /** Checks that a value is a valid `CallToolResultResponse`; on failure `errors` holds the first problem. */
-export const validateCallToolResultResponse = m34.v28c4311c75f7 as Validator<T.CallToolResultResponse>;
+export const validateCallToolResultResponse = m34.v821dba49a425 as Validator<T.CallToolResultResponse>;
 /** Checks that a value is a valid `CancelledNotification`; on failure `errors` holds the first problem. */
 export const validateCancelledNotification = m34.vd3e4c756efcd as Validator<T.CancelledNotification>;
 /** Checks that a value is a valid `CancelledNotificationParams`; on failure `errors` holds the first problem. */
 export const validateCancelledNotificationParams = m17.v7fc70e1ebed4 as Validator<T.CancelledNotificationParams>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
-export const validateClientCapabilities = m46.v810fcb5b3008 as Validator<T.ClientCapabilities>;
+export const validateClientCapabilities = m42.ve3fc3d439fa4 as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
 export const validateClientNotification = m34.vd3e4c756efcd as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m34.v22ba9b0143a6 as Validator<T.ClientRequest>;
+export const validateClientRequest = m34.va9caeef4590c as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
 export const validateClientResult = m34.v74822b80d801 as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
-export const validateCompleteRequest = m34.vc3dc7269fb15 as Validator<T.CompleteRequest>;
+export const validateCompleteRequest = m34.va33a776f7309 as Validator<T.CompleteRequest>;
 /** Checks that a value is a valid `CompleteRequestParams`; on failure `errors` holds the first problem. */
-export const validateCompleteRequestParams = m18.vbbe53ad46b46 as Validator<T.CompleteRequestParams>;
+export const validateCompleteRequestParams = m34.v8a7a77f2698e as Validator<T.CompleteRequestParams>;
 /** Checks that a value is a valid `CompleteResult`; on failure `errors` holds the first problem. */
 export const validateCompleteResult = m19.v04a1fca6ebfd as Validator<T.CompleteResult>;
 /** Checks that a value is a valid `CompleteResultResponse`; on failure `errors` holds the first problem. */
 export const validateCompleteResultResponse = m34.v651c6aa21668 as Validator<T.CompleteResultResponse>;
 /** Checks that a value is a valid `ContentBlock`; on failure `errors` holds the first problem. */
-export const validateContentBlock = m44.v30e6b1a6c3db as Validator<T.ContentBlock>;
+export const validateContentBlock = m44.v1fc2d3113915 as Validator<T.ContentBlock>;
 /** Checks that a value is a valid `CreateMessageRequest`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequest = m44.v199f0ae742e6 as Validator<T.CreateMessageRequest>;
+export const validateCreateMessageRequest = m44.vdae10e0f970e as Validator<T.CreateMessageRequest>;
 /** Checks that a value is a valid `CreateMessageRequestParams`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequestParams = m44.ve3d42e2b3b1c as Validator<T.CreateMessageRequestParams>;
+export const validateCreateMessageRequestParams = m44.vec81b768460b as Validator<T.CreateMessageRequestParams>;
 /** Checks that a value is a valid `CreateMessageResult`; on failure `errors` holds the first problem. */
-export const validateCreateMessageResult = m34.v1e9acdc38a68 as Validator<T.CreateMessageResult>;
+export const validateCreateMessageResult = m34.vea4eee0089b8 as Validator<T.CreateMessageResult>;
 /** Checks that a value is a valid `Cursor`; on failure `errors` holds the first problem. */
 export const validateCursor = m0.vea6e2f4485ba as Validator<T.Cursor>;
 /** Checks that a value is a valid `DiscoverRequest`; on failure `errors` holds the first problem. */
-export const validateDiscoverRequest = m34.vafa71f7b1324 as Validator<T.DiscoverRequest>;
+export const validateDiscoverRequest = m34.v74335397d8ae as Validator<T.DiscoverRequest>;
 /** Checks that a value is a valid `DiscoverResult`; on failure `errors` holds the first problem. */
-export const validateDiscoverResult = m20.v98a3a67e9e27 as Validator<T.DiscoverResult>;
+export const validateDiscoverResult = m20.v221f8b32756d as Validator<T.DiscoverResult>;
 /** Checks that a value is a valid `DiscoverResultResponse`; on failure `errors` holds the first problem. */
-export const validateDiscoverResultResponse = m34.v729538aead6a as Validator<T.DiscoverResultResponse>;
+export const validateDiscoverResultResponse = m34.v51fb6a7d99e0 as Validator<T.DiscoverResultResponse>;
 /** Checks that a value is a valid `ElicitRequest`; on failure `errors` holds the first problem. */
-export const validateElicitRequest = m44.ve08bf4b6fb8a as Validator<T.ElicitRequest>;
+export const validateElicitRequest = m44.v4e6ef30634df as Validator<T.ElicitRequest>;
 /** Checks that a value is a valid `ElicitRequestFormParams`; on failure `errors` holds the first problem. */
-export const validateElicitRequestFormParams = m44.v7455290bbc44 as Validator<T.ElicitRequestFormParams>;
+export const validateElicitRequestFormParams = m44.vecb796f4381d as Validator<T.ElicitRequestFormParams>;
 /** Checks that a value is a valid `ElicitRequestParams`; on failure `errors` holds the first problem. */
-export const validateElicitRequestParams = m44.v10656538d533 as Validator<T.ElicitRequestParams>;
+export const validateElicitRequestParams = m44.v1bdf5f5c1b75 as Validator<T.ElicitRequestParams>;
 /** Checks that a value is a valid `ElicitRequestURLParams`; on failure `errors` holds the first problem. */
 export const validateElicitRequestURLParams = m44.v112d70207155 as Validator<T.ElicitRequestURLParams>;
 /** Checks that a value is a valid `ElicitResult`; on failure `errors` holds the first problem. */
-export const validateElicitResult = m34.v80b99d7ad2bc as Validator<T.ElicitResult>;
+export const validateElicitResult = m34.vf86cdbb33593 as Validator<T.ElicitResult>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m44.v390562f5ed43 as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m44.vecd96d8f716a as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
 export const validateEmptyResult = m34.v74822b80d801 as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `EnumSchema`; on failure `errors` holds the first problem. */
-export const validateEnumSchema = m1.vf095bb7cf2c3 as Validator<T.EnumSchema>;
+export const validateEnumSchema = m1.v8d2ce297feeb as Validator<T.EnumSchema>;
 /** Checks that a value is a valid `Error`; on failure `errors` holds the first problem. */
 export const validateError = m1.v9d85484c01bc as Validator<T.Error>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequest = m34.vaa7a2a16e9fa as Validator<T.GetPromptRequest>;
+export const validateGetPromptRequest = m34.vc47514d6dbe1 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptRequestParams`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequestParams = m34.vcbb6ff2461c4 as Validator<T.GetPromptRequestParams>;
+export const validateGetPromptRequestParams = m34.v7fc6bed25869 as Validator<T.GetPromptRequestParams>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
-export const validateGetPromptResult = m38.v6c07b099180e as Validator<T.GetPromptResult>;
+export const validateGetPromptResult = m38.v0d6e6e260eb2 as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `GetPromptResultResponse`; on failure `errors` holds the first problem. */
-export const validateGetPromptResultResponse = m34.vdc3abef15987 as Validator<T.GetPromptResultResponse>;
+export const validateGetPromptResultResponse = m34.vc00d77f792f1 as Validator<T.GetPromptResultResponse>;
 /** Checks that a value is a valid `HeaderMismatchError`; on failure `errors` holds the first problem. */
 export const validateHeaderMismatchError = m34.v781e0ab87c28 as Validator<T.HeaderMismatchError>;
 /** Checks that a value is a valid `Icon`; on failure `errors` holds the first problem. */
-export const validateIcon = m12.v89402f59b3aa as Validator<T.Icon>;
+export const validateIcon = m7.v89402f59b3aa as Validator<T.Icon>;
 /** Checks that a value is a valid `Icons`; on failure `errors` holds the first problem. */
 export const validateIcons = m1.v042f93c41b76 as Validator<T.Icons>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
 export const validateImageContent = m44.v0182d2e001f6 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m4.vab583cb9f1a7 as Validator<T.Implementation>;
+export const validateImplementation = m15.vab583cb9f1a7 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InputRequest`; on failure `errors` holds the first problem. */
-export const validateInputRequest = m44.v26dcdc6fb5d7 as Validator<T.InputRequest>;
+export const validateInputRequest = m44.vad182f0e594c as Validator<T.InputRequest>;
 /** Checks that a value is a valid `InputRequests`; on failure `errors` holds the first problem. */
-export const validateInputRequests = m44.v1f10ace03eae as Validator<T.InputRequests>;
+export const validateInputRequests = m44.vd6c9fbf12b95 as Validator<T.InputRequests>;
 /** Checks that a value is a valid `InputRequiredResult`; on failure `errors` holds the first problem. */
-export const validateInputRequiredResult = m44.v3f70e895861c as Validator<T.InputRequiredResult>;
+export const validateInputRequiredResult = m44.v0f9f7a9b2bc8 as Validator<T.InputRequiredResult>;
 /** Checks that a value is a valid `InputResponse`; on failure `errors` holds the first problem. */
-export const validateInputResponse = m34.vd27994181751 as Validator<T.InputResponse>;
+export const validateInputResponse = m34.v0ab2048c98e0 as Validator<T.InputResponse>;
 /** Checks that a value is a valid `InputResponseRequestParams`; on failure `errors` holds the first problem. */
-export const validateInputResponseRequestParams = m34.va5f504460855 as Validator<T.InputResponseRequestParams>;
+export const validateInputResponseRequestParams = m34.vaba6ce41e7f6 as Validator<T.InputResponseRequestParams>;
 /** Checks that a value is a valid `InputResponses`; on failure `errors` holds the first problem. */
-export const validateInputResponses = m34.va7d689ba8b6f as Validator<T.InputResponses>;
+export const validateInputResponses = m34.v4a75dd8bd177 as Validator<T.InputResponses>;
 /** Checks that a value is a valid `InternalError`; on failure `errors` holds the first problem. */
 export const validateInternalError = m34.vca5664fca145 as Validator<T.InternalError>;
 /** Checks that a value is a valid `InvalidParamsError`; on failure `errors` holds the first problem. */
@@ -162,40 +162,40 @@ export const validateInvalidParamsError = m34.vf425e5f323a5 as Validator<T.Inval
 /** Checks that a value is a valid `InvalidRequestError`; on failure `errors` holds the first problem. */
 export const validateInvalidRequestError = m34.va2367193a87c as Validator<T.InvalidRequestError>;
 /** Checks that a value is a valid `JSONArray`; on failure `errors` holds the first problem. */
-export const validateJSONArray = m34.v46ef055bc94c as Validator<T.JSONArray>;
+export const validateJSONArray = m34.ve71b653e55ec as Validator<T.JSONArray>;
 /** Checks that a value is a valid `JSONObject`; on failure `errors` holds the first problem. */
-export const validateJSONObject = m48.va9e01f8e94c3 as Validator<T.JSONObject>;
+export const validateJSONObject = m41.v371aa6e178a9 as Validator<T.JSONObject>;
 /** Checks that a value is a valid `JSONRPCErrorResponse`; on failure `errors` holds the first problem. */
 export const validateJSONRPCErrorResponse = m1.v666414b75ad0 as Validator<T.JSONRPCErrorResponse>;
 /** Checks that a value is a valid `JSONRPCMessage`; on failure `errors` holds the first problem. */
-export const validateJSONRPCMessage = m34.vcb3eed2a62f4 as Validator<T.JSONRPCMessage>;
+export const validateJSONRPCMessage = m34.vf92ef891012e as Validator<T.JSONRPCMessage>;
 /** Checks that a value is a valid `JSONRPCNotification`; on failure `errors` holds the first problem. */
 export const validateJSONRPCNotification = m1.vac562cb54021 as Validator<T.JSONRPCNotification>;
 /** Checks that a value is a valid `JSONRPCRequest`; on failure `errors` holds the first problem. */
 export const validateJSONRPCRequest = m1.vab6fd936325e as Validator<T.JSONRPCRequest>;
 /** Checks that a value is a valid `JSONRPCResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCResponse = m34.v559724ee23c1 as Validator<T.JSONRPCResponse>;
+export const validateJSONRPCResponse = m34.v488abec25cfd as Validator<T.JSONRPCResponse>;
 /** Checks that a value is a valid `JSONRPCResultResponse`; on failure `errors` holds the first problem. */
 export const validateJSONRPCResultResponse = m34.v78c6c529e458 as Validator<T.JSONRPCResultResponse>;
 /** Checks that a value is a valid `JSONValue`; on failure `errors` holds the first problem. */
-export const validateJSONValue = m48.vb620de68c3b2 as Validator<T.JSONValue>;
+export const validateJSONValue = m41.va65afbf4378f as Validator<T.JSONValue>;
 /** Checks that a value is a valid `LegacyTitledEnumSchema`; on failure `errors` holds the first problem. */
-export const validateLegacyTitledEnumSchema = m5.vbddd46a5e43b as Validator<T.LegacyTitledEnumSchema>;
+export const validateLegacyTitledEnumSchema = m11.vbddd46a5e43b as Validator<T.LegacyTitledEnumSchema>;
 /** Checks that a value is a valid `ListPromptsRequest`; on failure `errors` holds the first problem. */
-export const validateListPromptsRequest = m34.va1c6c001f254 as Validator<T.ListPromptsRequest>;
+export const validateListPromptsRequest = m34.vc81fc31ce276 as Validator<T.ListPromptsRequest>;
 /** Checks that a value is a valid `ListPromptsResult`; on failure `errors` holds the first problem. */
 export const validateListPromptsResult = m21.v9f7f028be2c8 as Validator<T.ListPromptsResult>;
 /** Checks that a value is a valid `ListPromptsResultResponse`; on failure `errors` holds the first problem. */
 export const validateListPromptsResultResponse = m34.v20b2ec1de3dd as Validator<T.ListPromptsResultResponse>;
 /** Checks that a value is a valid `ListResourceTemplatesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesRequest = m34.v780eabd2089e as Validator<T.ListResourceTemplatesRequest>;
+export const validateListResourceTemplatesRequest = m34.v70cf3185cf91 as Validator<T.ListResourceTemplatesRequest>;
 /** Checks that a value is a valid `ListResourceTemplatesResult`; on failure `errors` holds the first problem. */
 export const validateListResourceTemplatesResult = m22.vcd09eb07fe90 as Validator<T.ListResourceTemplatesResult>;
 /** Checks that a value is a valid `ListResourceTemplatesResultResponse`; on failure `errors` holds the first problem. */
 export const validateListResourceTemplatesResultResponse =
   m34.v512ed39ae3a8 as Validator<T.ListResourceTemplatesResultResponse>;
 /** Checks that a value is a valid `ListResourcesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourcesRequest = m34.v873b2912ccda as Validator<T.ListResourcesRequest>;
+export const validateListResourcesRequest = m34.vbbc31cd936cc as Validator<T.ListResourcesRequest>;
 /** Checks that a value is a valid `ListResourcesResult`; on failure `errors` holds the first problem. */
 export const validateListResourcesResult = m23.vecfc0c911721 as Validator<T.ListResourcesResult>;
 /** Checks that a value is a valid `ListResourcesResultResponse`; on failure `errors` holds the first problem. */
@@ -205,31 +205,31 @@ export const validateListRootsRequest = m44.v628e8362b6c1 as Validator<T.ListRoo
 /** Checks that a value is a valid `ListRootsResult`; on failure `errors` holds the first problem. */
 export const validateListRootsResult = m34.v047e43ab305f as Validator<T.ListRootsResult>;
 /** Checks that a value is a valid `ListToolsRequest`; on failure `errors` holds the first problem. */
-export const validateListToolsRequest = m34.vdb5cf47c0eab as Validator<T.ListToolsRequest>;
+export const validateListToolsRequest = m34.v9d98ed400d96 as Validator<T.ListToolsRequest>;
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
 export const validateListToolsResult = m24.ve06b63cb6293 as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `ListToolsResultResponse`; on failure `errors` holds the first problem. */
 export const validateListToolsResultResponse = m34.vcdac5b6aa7e3 as Validator<T.ListToolsResultResponse>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m11.v2d51e413a1b2 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m12.v2d51e413a1b2 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotification = m34.v5111c065de63 as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `LoggingMessageNotificationParams`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotificationParams =
   m25.v2b10ffcbb017 as Validator<T.LoggingMessageNotificationParams>;
 /** Checks that a value is a valid `MetaObject`; on failure `errors` holds the first problem. */
-export const validateMetaObject = m41.v99f4f5c25990 as Validator<T.MetaObject>;
+export const validateMetaObject = m45.v99f4f5c25990 as Validator<T.MetaObject>;
 /** Checks that a value is a valid `MethodNotFoundError`; on failure `errors` holds the first problem. */
 export const validateMethodNotFoundError = m34.vfc55ef2db718 as Validator<T.MethodNotFoundError>;
 /** Checks that a value is a valid `MissingRequiredClientCapabilityError`; on failure `errors` holds the first problem. */
 export const validateMissingRequiredClientCapabilityError =
-  m34.v91d96d79d1ee as Validator<T.MissingRequiredClientCapabilityError>;
+  m34.v3b3224edba7a as Validator<T.MissingRequiredClientCapabilityError>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m13.v2f7d053e987b as Validator<T.ModelHint>;
+export const validateModelHint = m3.v2f7d053e987b as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m13.v6828121ff61b as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m3.v6828121ff61b as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `MultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateMultiSelectEnumSchema = m1.v9605de642d2e as Validator<T.MultiSelectEnumSchema>;
+export const validateMultiSelectEnumSchema = m1.vfeb544fc9211 as Validator<T.MultiSelectEnumSchema>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
 export const validateNotification = m1.v0c766c9bb9a1 as Validator<T.Notification>;
 /** Checks that a value is a valid `NotificationMetaObject`; on failure `errors` holds the first problem. */
@@ -237,49 +237,49 @@ export const validateNotificationMetaObject = m43.v8cdfd9830830 as Validator<T.N
 /** Checks that a value is a valid `NotificationParams`; on failure `errors` holds the first problem. */
 export const validateNotificationParams = m26.v3cd59203eb51 as Validator<T.NotificationParams>;
 /** Checks that a value is a valid `NumberSchema`; on failure `errors` holds the first problem. */
-export const validateNumberSchema = m5.v5e89fe5ec4b5 as Validator<T.NumberSchema>;
+export const validateNumberSchema = m11.v5e89fe5ec4b5 as Validator<T.NumberSchema>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
-export const validatePaginatedRequest = m34.vb70a9b10f5fc as Validator<T.PaginatedRequest>;
+export const validatePaginatedRequest = m34.v576e7d5045b6 as Validator<T.PaginatedRequest>;
 /** Checks that a value is a valid `PaginatedRequestParams`; on failure `errors` holds the first problem. */
-export const validatePaginatedRequestParams = m27.v3eb416e8a390 as Validator<T.PaginatedRequestParams>;
+export const validatePaginatedRequestParams = m34.vb9f19862dc70 as Validator<T.PaginatedRequestParams>;
 /** Checks that a value is a valid `PaginatedResult`; on failure `errors` holds the first problem. */
 export const validatePaginatedResult = m34.va43e09635ded as Validator<T.PaginatedResult>;
 /** Checks that a value is a valid `ParseError`; on failure `errors` holds the first problem. */
 export const validateParseError = m34.vd52807a0e5db as Validator<T.ParseError>;
 /** Checks that a value is a valid `PrimitiveSchemaDefinition`; on failure `errors` holds the first problem. */
-export const validatePrimitiveSchemaDefinition = m5.v8671ee66a408 as Validator<T.PrimitiveSchemaDefinition>;
+export const validatePrimitiveSchemaDefinition = m11.v19215bd9c3b8 as Validator<T.PrimitiveSchemaDefinition>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
 export const validateProgressNotification = m34.ve9be3ff4803e as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressNotificationParams`; on failure `errors` holds the first problem. */
 export const validateProgressNotificationParams = m28.v0d199e1ea6e8 as Validator<T.ProgressNotificationParams>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m6.vbcbd6dea190a as Validator<T.ProgressToken>;
+export const validateProgressToken = m13.vbcbd6dea190a as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m21.veb5966746038 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
-export const validatePromptArgument = m3.v2e44082b27eb as Validator<T.PromptArgument>;
+export const validatePromptArgument = m4.v2e44082b27eb as Validator<T.PromptArgument>;
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
 export const validatePromptListChangedNotification = m34.v0982e2e96de0 as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
-export const validatePromptMessage = m38.vd6d14ee42023 as Validator<T.PromptMessage>;
+export const validatePromptMessage = m38.v8300de9d1a90 as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
-export const validatePromptReference = m8.vb0e8eeade59c as Validator<T.PromptReference>;
+export const validatePromptReference = m10.vb0e8eeade59c as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
-export const validateReadResourceRequest = m34.v2dc4f0d8fc0f as Validator<T.ReadResourceRequest>;
+export const validateReadResourceRequest = m34.vb11c3f254f0b as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceRequestParams`; on failure `errors` holds the first problem. */
-export const validateReadResourceRequestParams = m34.v9103f6ea9bbd as Validator<T.ReadResourceRequestParams>;
+export const validateReadResourceRequestParams = m34.vf716d1093a12 as Validator<T.ReadResourceRequestParams>;
 /** Checks that a value is a valid `ReadResourceResult`; on failure `errors` holds the first problem. */
-export const validateReadResourceResult = m39.v2501db4834d3 as Validator<T.ReadResourceResult>;
+export const validateReadResourceResult = m39.v262b4342c1ac as Validator<T.ReadResourceResult>;
 /** Checks that a value is a valid `ReadResourceResultResponse`; on failure `errors` holds the first problem. */
-export const validateReadResourceResultResponse = m34.v92becd52303e as Validator<T.ReadResourceResultResponse>;
+export const validateReadResourceResultResponse = m34.v10c474cb3a59 as Validator<T.ReadResourceResultResponse>;
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m1.v0c766c9bb9a1 as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m6.vbcbd6dea190a as Validator<T.RequestId>;
+export const validateRequestId = m13.vbcbd6dea190a as Validator<T.RequestId>;
 /** Checks that a value is a valid `RequestMetaObject`; on failure `errors` holds the first problem. */
-export const validateRequestMetaObject = m46.vc4c6e1398945 as Validator<T.RequestMetaObject>;
+export const validateRequestMetaObject = m34.vbd2a41bc3207 as Validator<T.RequestMetaObject>;
 /** Checks that a value is a valid `RequestParams`; on failure `errors` holds the first problem. */
-export const validateRequestParams = m29.vc3c4267e879c as Validator<T.RequestParams>;
+export const validateRequestParams = m34.v111fa0ef020b as Validator<T.RequestParams>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
 export const validateResource = m23.v8cd02ea08fa4 as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
@@ -290,11 +290,11 @@ export const validateResourceLink = m44.vc88c1c0b2537 as Validator<T.ResourceLin
 export const validateResourceListChangedNotification =
   m34.v42cdb3bc5778 as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceRequestParams`; on failure `errors` holds the first problem. */
-export const validateResourceRequestParams = m34.v9b921a6c204c as Validator<T.ResourceRequestParams>;
+export const validateResourceRequestParams = m34.vd19826c732b0 as Validator<T.ResourceRequestParams>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
 export const validateResourceTemplate = m22.veea9bbf38262 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceTemplateReference`; on failure `errors` holds the first problem. */
-export const validateResourceTemplateReference = m7.v6975bf43f265 as Validator<T.ResourceTemplateReference>;
+export const validateResourceTemplateReference = m9.v6975bf43f265 as Validator<T.ResourceTemplateReference>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotification = m34.v05b698ed6315 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `ResourceUpdatedNotificationParams`; on failure `errors` holds the first problem. */
@@ -307,25 +307,25 @@ export const validateResultMetaObject = m47.v48c265d27eb8 as Validator<T.ResultM
 /** Checks that a value is a valid `ResultType`; on failure `errors` holds the first problem. */
 export const validateResultType = m0.vea6e2f4485ba as Validator<T.ResultType>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m14.v8556b33dae27 as Validator<T.Role>;
+export const validateRole = m5.v8556b33dae27 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
 export const validateRoot = m34.v362c2b024c05 as Validator<T.Root>;
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
-export const validateSamplingMessage = m44.v1b67ea33d60f as Validator<T.SamplingMessage>;
+export const validateSamplingMessage = m44.v86474d7cc058 as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `SamplingMessageContentBlock`; on failure `errors` holds the first problem. */
-export const validateSamplingMessageContentBlock = m44.v8e4e40a7fe69 as Validator<T.SamplingMessageContentBlock>;
+export const validateSamplingMessageContentBlock = m44.v0aee0e6f034e as Validator<T.SamplingMessageContentBlock>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
-export const validateServerCapabilities = m20.v529bbc255f76 as Validator<T.ServerCapabilities>;
+export const validateServerCapabilities = m20.v456af79d9658 as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
-export const validateServerNotification = m34.v5124d79a3f00 as Validator<T.ServerNotification>;
+export const validateServerNotification = m34.vc35812d997f2 as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m34.va946a2649ded as Validator<T.ServerResult>;
+export const validateServerResult = m34.vd3db2f1e5f21 as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateSingleSelectEnumSchema = m1.vaafa96a41843 as Validator<T.SingleSelectEnumSchema>;
+export const validateSingleSelectEnumSchema = m1.vcf39d9642185 as Validator<T.SingleSelectEnumSchema>;
 /** Checks that a value is a valid `StringSchema`; on failure `errors` holds the first problem. */
-export const validateStringSchema = m5.v9ebadca4c89e as Validator<T.StringSchema>;
+export const validateStringSchema = m11.v9ebadca4c89e as Validator<T.StringSchema>;
 /** Checks that a value is a valid `SubscriptionFilter`; on failure `errors` holds the first problem. */
-export const validateSubscriptionFilter = m45.v9425ae1448d8 as Validator<T.SubscriptionFilter>;
+export const validateSubscriptionFilter = m46.v9425ae1448d8 as Validator<T.SubscriptionFilter>;
 /** Checks that a value is a valid `SubscriptionsAcknowledgedNotification`; on failure `errors` holds the first problem. */
 export const validateSubscriptionsAcknowledgedNotification =
   m34.v0d72ffe54d94 as Validator<T.SubscriptionsAcknowledgedNotification>;
@@ -333,10 +333,10 @@ export const validateSubscriptionsAcknowledgedNotification =
 export const validateSubscriptionsAcknowledgedNotificationParams =
   m31.vbb228a471470 as Validator<T.SubscriptionsAcknowledgedNotificationParams>;
 /** Checks that a value is a valid `SubscriptionsListenRequest`; on failure `errors` holds the first problem. */
-export const validateSubscriptionsListenRequest = m34.vc2cb6aa49fff as Validator<T.SubscriptionsListenRequest>;
+export const validateSubscriptionsListenRequest = m34.v3128822f57db as Validator<T.SubscriptionsListenRequest>;
 /** Checks that a value is a valid `SubscriptionsListenRequestParams`; on failure `errors` holds the first problem. */
 export const validateSubscriptionsListenRequestParams =
-  m32.va93dd0ec4f36 as Validator<T.SubscriptionsListenRequestParams>;
+  m34.va2c21eacb0ea as Validator<T.SubscriptionsListenRequestParams>;
 /** Checks that a value is a valid `SubscriptionsListenResult`; on failure `errors` holds the first problem. */
 export const validateSubscriptionsListenResult = m33.vf255483b2406 as Validator<T.SubscriptionsListenResult>;
 /** Checks that a value is a valid `SubscriptionsListenResultMetaObject`; on failure `errors` holds the first problem. */
@@ -350,32 +350,32 @@ export const validateTextContent = m44.vfc2bd355697d as Validator<T.TextContent>
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
 export const validateTextResourceContents = m44.vf4c5d5525fd1 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `TitledMultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateTitledMultiSelectEnumSchema = m5.v71fb87d51461 as Validator<T.TitledMultiSelectEnumSchema>;
+export const validateTitledMultiSelectEnumSchema = m11.v71fb87d51461 as Validator<T.TitledMultiSelectEnumSchema>;
 /** Checks that a value is a valid `TitledSingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateTitledSingleSelectEnumSchema = m5.v25c0cf6c2872 as Validator<T.TitledSingleSelectEnumSchema>;
+export const validateTitledSingleSelectEnumSchema = m11.v25c0cf6c2872 as Validator<T.TitledSingleSelectEnumSchema>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
-export const validateTool = m42.v8be1acfdd499 as Validator<T.Tool>;
+export const validateTool = m48.v8be1acfdd499 as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolAnnotations`; on failure `errors` holds the first problem. */
-export const validateToolAnnotations = m10.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
+export const validateToolAnnotations = m16.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
 /** Checks that a value is a valid `ToolChoice`; on failure `errors` holds the first problem. */
-export const validateToolChoice = m9.vf0f11016d367 as Validator<T.ToolChoice>;
+export const validateToolChoice = m6.vf0f11016d367 as Validator<T.ToolChoice>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateToolListChangedNotification = m34.vaf8969efb15e as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `ToolResultContent`; on failure `errors` holds the first problem. */
-export const validateToolResultContent = m44.v3fff2afd66e9 as Validator<T.ToolResultContent>;
+export const validateToolResultContent = m44.v933769aefda0 as Validator<T.ToolResultContent>;
 /** Checks that a value is a valid `ToolUseContent`; on failure `errors` holds the first problem. */
 export const validateToolUseContent = m44.v71c2ffc5485a as Validator<T.ToolUseContent>;
 /** Checks that a value is a valid `UnsupportedProtocolVersionError`; on failure `errors` holds the first problem. */
 export const validateUnsupportedProtocolVersionError =
   m34.v350ea6c10453 as Validator<T.UnsupportedProtocolVersionError>;
 /** Checks that a value is a valid `UntitledMultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateUntitledMultiSelectEnumSchema = m5.v9f836ba5a833 as Validator<T.UntitledMultiSelectEnumSchema>;
+export const validateUntitledMultiSelectEnumSchema = m11.v9f836ba5a833 as Validator<T.UntitledMultiSelectEnumSchema>;
 /** Checks that a value is a valid `UntitledSingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateUntitledSingleSelectEnumSchema = m5.v17502ed144c4 as Validator<T.UntitledSingleSelectEnumSchema>;
+export const validateUntitledSingleSelectEnumSchema = m11.v17502ed144c4 as Validator<T.UntitledSingleSelectEnumSchema>;
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m18.vbbe53ad46b46,
+  "completion/complete": m18.v702ab24d1a41,
   "notifications/cancelled": m17.v7fc70e1ebed4,
   "notifications/message": m25.v2b10ffcbb017,
   "notifications/progress": m28.v0d199e1ea6e8,
@@ -384,27 +384,27 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
   "notifications/resources/updated": m30.v26b7b89c1d28,
   "notifications/subscriptions/acknowledged": m31.vbb228a471470,
   "notifications/tools/list_changed": m26.v3cd59203eb51,
-  "prompts/get": m35.vfbcbddf9cc03,
-  "prompts/list": m27.v3eb416e8a390,
-  "resources/list": m27.v3eb416e8a390,
-  "resources/read": m36.v1fe64eb4b962,
-  "resources/templates/list": m27.v3eb416e8a390,
-  "server/discover": m29.vc3c4267e879c,
-  "subscriptions/listen": m32.va93dd0ec4f36,
-  "tools/call": m37.v5130c7c20259,
-  "tools/list": m27.v3eb416e8a390,
+  "prompts/get": m35.v1d4990145cf9,
+  "prompts/list": m27.v97fcf1993f86,
+  "resources/list": m27.v97fcf1993f86,
+  "resources/read": m36.vb9f80b385491,
+  "resources/templates/list": m27.v97fcf1993f86,
+  "server/discover": m29.vfbabc3395025,
+  "subscriptions/listen": m32.v4dc911512a4a,
+  "tools/call": m37.v15dbd4777cc0,
+  "tools/list": m27.v97fcf1993f86,
 };
 
 /** Validator of the `result` value of each request, by method name. */
 export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m19.v04a1fca6ebfd,
-  "prompts/get": m38.v6ed73b5c7be5,
+  "prompts/get": m38.ve7974a3de173,
   "prompts/list": m21.v9f7f028be2c8,
   "resources/list": m23.vecfc0c911721,
-  "resources/read": m39.v17789b3528c2,
+  "resources/read": m39.v61528eeb407e,
   "resources/templates/list": m22.vcd09eb07fe90,
-  "server/discover": m20.v98a3a67e9e27,
+  "server/discover": m20.v221f8b32756d,
   "subscriptions/listen": m33.vf255483b2406,
-  "tools/call": m40.ve45c8d3ba0e2,
+  "tools/call": m40.vcbcbf74c616f,
   "tools/list": m24.ve06b63cb6293,
 };

@@ -8,7 +8,15 @@ import standalone from "ajv/dist/standalone/index.js";
 import type { JSONSchema } from "../model/ir.js";
 import { runtimeImports } from "./runtime-imports.js";
 import { ALL_ERRORS_SITE, ERROR_SITE, JOINED, outsideStrings, STRING } from "./ajv-text.js";
-import { DIRECT_MARK, leanErrors, leanShapes, settleErrors } from "./ajv-lean.js";
+import {
+  DIRECT_MARK,
+  issueArguments,
+  leanErrors,
+  leanShapes,
+  plainCalls,
+  settleAnyOf,
+  settleErrors,
+} from "./ajv-lean.js";
 
 /** The `format`s the MCP schemas use; the runtime's ABI entry (`runtimeImports.abi`) exports a check for each (`formats`). */
 export const FORMAT_NAMES = ["byte", "uri", "uri-template"] as const;
@@ -269,17 +277,13 @@ export function positionalPaths(code: string): string {
   return leftover ? code : out;
 }
 
-/** Local helper of an all-errors module that its compacted error sites call. */
-const ADD = "issue";
-const ADD_HELPER =
-  `function ${ADD}(list, instancePath, schemaPath, keyword, params, message) {` +
-  `const e = {instancePath, schemaPath, keyword, params, message};if (list === null) return [e];list.push(e);return list;}`;
-
-/** compactErrors for all-errors code: each site appends through one local helper, the same error objects. */
+/**
+ * compactErrors for all-errors code: each site appends through the runtime's `abi.issue`
+ * (runtime/src/issue-sites.ts), the same error objects; the message is left out wherever the
+ * runtime rebuilds it as ajv wrote it (the instance path is the caller's, so the schema path stays).
+ */
 function compactAllErrors(code: string): string {
-  if (usesName(code, ADD)) throw new Error(`ajv's standalone code already uses the name "${ADD}"`);
-  let sites = 0;
-  const out = code.replace(
+  return code.replace(
     ALL_ERRORS_SITE,
     (
       _m,
@@ -289,12 +293,9 @@ function compactAllErrors(code: string): string {
       keyword: string,
       params: string,
       message: string,
-    ) => {
-      sites++;
-      return `vErrors = ${ADD}(vErrors,${path ?? "instancePath"},${schemaPath},${keyword},${params},${message});`;
-    },
+    ) =>
+      `vErrors = ${ABI}.issue(vErrors,${issueArguments(path ?? "instancePath", schemaPath, keyword, params, message)});`,
   );
-  return sites === 0 ? out : `${ADD_HELPER}\n${out}`;
 }
 
 /**
@@ -378,7 +379,14 @@ export function standaloneModule(input: StandaloneInput, engine: StandaloneEngin
 }
 
 /** What allErrors code may call through `@mcpgen/runtime/abi/v<N>/all-errors` (runtime abi/v8-all-errors.ts). */
-const ALL_ERRORS_ABI = new Set(["Validator", "counted", ...Object.values(FORMAT_EXPORTS), "equal", "ucs2length"]);
+const ALL_ERRORS_ABI = new Set([
+  "Validator",
+  "counted",
+  "issue",
+  ...Object.values(FORMAT_EXPORTS),
+  "equal",
+  "ucs2length",
+]);
 
 /**
  * The runtime entry a module's code imports as `abi`: all-errors code, loaded only by a dynamic
@@ -437,7 +445,7 @@ export function standaloneCode(input: StandaloneInput, engine: StandaloneEngine 
     const positional = positionalPaths(code);
     if (positional === code)
       throw new Error("lean validators need positional instance paths (no $data, no dynamic refs)");
-    code = leanShapes(dropDeadCode(settleErrors(leanErrors(positional, ABI))), ABI);
+    code = leanShapes(plainCalls(dropDeadCode(settleAnyOf(settleErrors(leanErrors(positional, ABI))))), ABI);
   } else {
     code = compactErrors(code);
     code = dropDeadCode(code);

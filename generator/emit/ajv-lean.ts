@@ -10,7 +10,8 @@
  *   (`abi.fail(fn, path, keyword, params)`), which rebuilds the message and the schema path as ajv
  *   wrote them; only where the rebuilt text would differ does the site still spell them out;
  * - a callee's failure outside a composite keyword returns at once (ajv returns at the first
- *   failure there anyway, after threading it through `vErrors`, `errors` and a `validN` flag).
+ *   failure there anyway, after threading it through `vErrors`, `errors` and a `validN` flag);
+ * - error counters and flags that cannot change are dropped (`settleErrors`, `settleAnyOf`).
  * The issues a caller sees are ajv's, byte for byte (test/corpus holds them against in-memory ajv).
  */
 import { JOINED, outsideStrings, STRING } from "./ajv-text.js";
@@ -106,6 +107,22 @@ function siteArguments(
   const head = `${path},${keyword},${params}`;
   if (sameMessage) return samePath ? head : `${head},${schemaPath}`;
   return `${head},${schemaPath},${message}`;
+}
+
+/**
+ * The arguments of `abi.issue` after the list for a site of ajv's all-errors code (tool
+ * validators): path, keyword, params, schema path, and the message where the runtime would not
+ * rebuild it as ajv wrote it. The instance path there is the caller's (`instancePath + ...`), so
+ * the schema path is always spelled.
+ */
+export function issueArguments(
+  path: string,
+  schemaPath: string,
+  keyword: string,
+  params: string,
+  message: string,
+): string {
+  return siteArguments(path, schemaPath, keyword, params, message, false);
 }
 
 /** A property name in an instance path, as ajv escapes it (JSON Pointer `~0`, `~1`). */
@@ -245,6 +262,84 @@ function settled(fn: string, self: string): string | undefined {
   // A flag set any other way, or a counter read any other way, is left in the text: keep ajv's.
   const rest = out.replace(new RegExp(STRING, "g"), '""');
   return /(?<![\w$.])(?:v?[eE]rrors|_errs\d+|_?valid\d+)(?![\w$])/.test(rest) ? undefined : out;
+}
+
+/**
+ * ajv's code of an `anyOf` (draft-07, no evaluated-properties tracking) with less bookkeeping, the
+ * same verdicts and issues:
+ * - each branch's `var _validN = _errsM === errors;validK = validK || _validN;`: the flag is false
+ *   where it is written (declared false before the first branch, every later branch inside
+ *   `if(!validK)`), so `validK = _errsM === errors;`;
+ * - a function that is one `anyOf` (its counter `_errs0` taken at 0, nothing after the keyword)
+ *   ends, once a branch passed, with no issue left: `errors = null`, `true`, instead of truncating
+ *   `vErrors` back to the counter it started from.
+ * A function where either shape is not exactly as ajv writes it is left as it is.
+ */
+export function settleAnyOf(code: string): string {
+  const starts = [...code.matchAll(/function (validate\d+)\(/g)];
+  if (starts.length === 0) return code;
+  const pieces = [code.slice(0, starts[0]!.index)];
+  for (let i = 0; i < starts.length; i++) {
+    const fn = code.slice(starts[i]!.index, starts[i + 1]?.index ?? code.length);
+    pieces.push(settledAnyOf(fn, starts[i]![1]!) ?? fn);
+  }
+  return pieces.join("");
+}
+
+const ANYOF_BRANCH = /var (_valid\d+) = (_errs\d+) === errors;(valid\d+) = \3 \|\| \1;/g;
+
+/** `fn` (a function of ajv's code, up to the next one) as settleAnyOf leaves it, or undefined when unchanged or unsure. */
+function settledAnyOf(fn: string, self: string): string | undefined {
+  const flags = new Set<string>();
+  let out = outsideStrings(fn, (part) =>
+    part.replace(ANYOF_BRANCH, (_m, flag: string, counter: string, valid: string) => {
+      flags.add(flag);
+      return `${valid} = ${counter} === errors;`;
+    }),
+  );
+  const head = new RegExp(
+    String.raw`^function ${self}\(data\)\{;?let vErrors = null;let errors = 0;(const _errs0 = errors;)let valid0 = false;`,
+  ).exec(out);
+  const tail =
+    `}else {errors = _errs0;if(vErrors !== null){if(_errs0){vErrors.length = _errs0;}else {vErrors = null;}}}` +
+    `${self}.errors = vErrors;return errors === 0;}`;
+  // The function's own last statements; what follows them is module code (ajv's wrappers).
+  const at = out.indexOf(tail);
+  const body = out.slice(0, at);
+  if (
+    head !== null &&
+    at >= 0 &&
+    out.indexOf(tail, at + 1) < 0 &&
+    body.endsWith("return false;") &&
+    (body + tail).split("_errs0").length === 5
+  ) {
+    const start = head[0].replace(head[1]!, "");
+    out = `${start}${body.slice(head[0].length)}}${self}.errors = null;return true;}${out.slice(at + tail.length)}`;
+  }
+  if (out === fn) return undefined;
+  // A flag read anywhere else keeps ajv's code.
+  const blanked = out.replace(new RegExp(STRING, "g"), '""');
+  for (const flag of flags) if (new RegExp(`(?<![\\w$.])${flag}(?![\\w$])`).test(blanked)) return undefined;
+  return out;
+}
+
+/**
+ * Lean code with ajv's two constant shapes around calls and counters written plainly:
+ * - `const wrapperN = {validate: validateM};` (how ajv refers to a function of a recursive
+ *   definition) gone, its uses (`wrapperN.validate`) the function itself, which a module's function
+ *   declarations make available everywhere in it;
+ * - `const _errsN = errors;if(errors === _errsN){`: a test of what was just assigned, a block.
+ */
+export function plainCalls(code: string): string {
+  const wrappers = new Map(
+    [...code.matchAll(/const (wrapper\d+) = \{validate: (validate\d+)\};/g)].map((m) => [m[1]!, m[2]!]),
+  );
+  return outsideStrings(code, (part) =>
+    part
+      .replace(/const (wrapper\d+) = \{validate: validate\d+\};/g, "")
+      .replace(/(?<![\w$.])(wrapper\d+)\.validate(?![\w$])/g, (m, name: string) => wrappers.get(name) ?? m)
+      .replace(/const (_errs\d+) = errors;if\(errors === \1\)\{/g, "const $1 = errors;{"),
+  );
 }
 
 /** ajv's escaping of a property name into an instance path (`ESCAPED_KEY`), capturing the name. */

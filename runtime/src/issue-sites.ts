@@ -4,7 +4,9 @@
  * another validator concatenates the instance path even when the value is valid. The generator
  * (emit/ajv-code.ts `leanErrors`) instead passes the path below the failing function and leaves out
  * the message and schema path wherever these rebuild them exactly as ajv wrote them; the caller
- * prefixes its own part of the path on the way out. The issues users see are ajv's, byte for byte.
+ * prefixes its own part of the path on the way out. The all-errors tool validators append their
+ * failures through `issue` too, with the message left out where it is rebuilt (emit/ajv-code.ts
+ * `compactAllErrors`). The issues users see are ajv's, byte for byte.
  */
 import type { ValidationIssue, Validator } from "./protocol-binding.js";
 

@@ -23,6 +23,12 @@ const schema = {
         { type: "array", items: { type: "integer" } },
       ],
     },
+    // Keywords whose messages the runtime rebuilds (issue-sites.ts messageOf), and one it does not.
+    m: { type: "number", minimum: 3, exclusiveMaximum: 10 },
+    k: { const: "k" },
+    e: { enum: [1, "two"] },
+    u: { type: ["string", "null"] },
+    s: { type: "string", format: "email", maxLength: 3 },
   },
   additionalProperties: false,
 };
@@ -40,9 +46,13 @@ const code = standaloneCode(
   { ajv: Ajv, options: { ...OPTIONS, allErrors: true } },
 );
 
-test("every error site appends through the module's one helper (the same error objects: next test), and every count goes through abi.counted", () => {
+test("every error site appends through abi.issue (the same error objects: next test), and every count goes through abi.counted", () => {
   assert.not.match(code, /const err\d+ = /);
-  assert.match(code, /vErrors = issue\(vErrors,/);
+  assert.match(code, /vErrors = abi\.issue\(vErrors,/);
+  assert.not.match(code, /function issue\(/);
+  // Messages the runtime rebuilds are left out; the others (additionalProperties) stay spelled.
+  assert.not.match(code, /"must be string"/);
+  assert.match(code, /"must NOT have additional properties"/);
   assert.not.match(code, /errors\+\+|errors = vErrors\.length;/);
   assert.ok((code.match(/abi\.counted\(/g) ?? []).length >= 8);
   assert.throws(
@@ -60,6 +70,8 @@ test("below the cap: the same failures as ajv's own all-errors validator, in the
     { list: Array.from({ length: 30 }, () => "x") },
     { a: "x", either: [1, "mixed"] },
     { a: "x", either: [1, 2, 3] },
+    { a: "x", m: 1, k: "j", e: 3, u: 3, s: "not an email" },
+    { a: "x", m: 12, k: "k", e: "two", u: null, s: "a@b.c" },
     [],
   ];
   for (const data of cases) {

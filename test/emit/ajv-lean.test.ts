@@ -36,6 +36,9 @@ const schema = {
         map: { type: "object", additionalProperties: { $ref: "#/definitions/leaf" } },
         level: { type: "string", enum: ["debug", "info"] },
         mixed: { anyOf: [{ type: "string" }, { type: "array", items: { type: "boolean" } }] },
+        // anyOf within anyOf, and an anyOf followed by another keyword (settleAnyOf leaves its end).
+        nested: { anyOf: [{ anyOf: [{ type: "string" }, { type: "integer" }] }, { type: "boolean" }] },
+        after: { anyOf: [{ type: "string" }, { type: "integer" }], not: { const: 3 } },
         child: { $ref: "#/definitions/node" },
       },
     },
@@ -81,6 +84,16 @@ test("lean code passes no instance path, and fails through the runtime's helpers
   assert.match(code, /const (schema\d+) = \["debug","info"\];[^]*\{allowedValues: \1\}/);
   assert.match(code, /const (schema\d+) = \["string","integer"\];[^]*\{type: \1\}/);
   assert.not.match(code, /const schema\d+ = \{/);
+  // A recursive definition's function called as itself, not through ajv's wrapper object; no test of
+  // a counter just taken.
+  assert.not.match(code, /\bwrapper\d+\b/);
+  assert.not.match(code, /const (_errs\d+) = errors;if\(errors === \1\)/);
+  // An anyOf branch's flag is the branch's verdict; a function that is one anyOf ends with no issue.
+  assert.not.match(code, /valid\d+ = valid\d+ \|\| _valid\d+/);
+  assert.match(
+    code,
+    /function (validate\d+)\(data\)\{;?let vErrors = null;let errors = 0;let valid0 = false;[^]*?return false;\}\1\.errors = null;return true;\}/,
+  );
   // A function that only ever returns at its first failure keeps no error counters.
   assert.match(code, /validate\d+\.errors = null;return true;\}/);
   // "a b" is "a%20b" in ajv's schema path: spelled out, as is what a key or an index is part of.
@@ -107,6 +120,10 @@ test("lean code: fixed values give ajv's verdicts and issues", () => {
     { root: { map: { "a/b~c": { kind: "leaf", n: "x" } } } },
     { root: { level: "trace" } },
     { root: { mixed: [true, "no"] } },
+    { root: { nested: 1.5 } },
+    { root: { nested: 2, after: 3 } },
+    { root: { nested: "s", after: 1.5 } },
+    { root: { after: "x" } },
     { root: { child: { child: { leaf: { kind: "leaf", n: "deep" } } } } },
     { root: 1 },
     [],
@@ -123,6 +140,8 @@ test("lean code: any value gives ajv's verdict and issues (property)", () => {
     "map",
     "level",
     "mixed",
+    "nested",
+    "after",
     "child",
     "kind",
     "n",

@@ -4,7 +4,7 @@ import * as abi from "@mcpgen/runtime/abi/v8";
 import { fc22ea3f3b351 } from "../../shared/validators/CompleteResult-c22ea3f3b3.js";
 import { f19bb49915ed0 } from "../../shared/validators/ListPromptsResult-19bb49915e.js";
 import { f4262d6f37e28 } from "../../shared/validators/ListRootsResult-4262d6f37e.js";
-import { f42b95e43bc04 } from "../../shared/validators/ReadResourceResult-42b95e43bc.js";
+import { f901b2f7fbf1d } from "../../shared/validators/ReadResourceResult-901b2f7fbf.js";
 import {
   f09cc1400986e,
   f23ed7ecd9e2a,
@@ -19,18 +19,18 @@ import {
 } from "../../shared/validators/definitions-16e3ac04b3.js";
 import { f7aefb4e79829 } from "../../shared/validators/definitions-b5c95eaa5e.js";
 import { f40df184fca3c } from "../../shared/validators/definitions-f5053d3a3d.js";
+import { f19b075cc6894, f6828121ff61b } from "../../shared/validators/shared-1430adac57.js";
 import { f38af6ff95c3c } from "../../shared/validators/shared-165f716fde.js";
-import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-28b595b78f.js";
-import { f19b075cc6894, f6828121ff61b } from "../../shared/validators/shared-93a2497b0a.js";
-import { f8556b33dae27 } from "../../shared/validators/shared-bf1c7b68c1.js";
-import { fc34733922c7d } from "./CallToolResult.js";
-import { fdd02da7dd9cd } from "./CreateMessageResult.js";
-import { f24f06335d21f } from "./GetPromptResult.js";
+import { f8556b33dae27 } from "../../shared/validators/shared-28504968e7.js";
+import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-ed4507d350.js";
+import { f8526a3e09ccb } from "./CallToolResult.js";
+import { f448e2734fed2 } from "./CreateMessageResult.js";
+import { f8a4fe0001fdd } from "./GetPromptResult.js";
 import { f1aaed59689e7 } from "./InitializeResult.js";
 import { fe1f93a49f232 } from "./ListResourceTemplatesResult.js";
 import { fcb3c01b088c8 } from "./ListResourcesResult.js";
 import { f49df77f2c656 } from "./ListToolsResult.js";
-import { f6cfc9c34bb5d } from "./params.sampling.createMessage.js";
+import { f2618d9a002ea } from "./params.sampling.createMessage.js";
 function f04625a1310a6(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -170,112 +170,85 @@ function f56efc68c1ac0(data) {
   f56efc68c1ac0.errors = null;
   return true;
 }
-function fc8b405ee0792(data) {
+function fc6fbf0815c6e(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f23ed7ecd9e2a(data)) {
     vErrors = abi.nest(vErrors, f23ed7ecd9e2a, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!f631628fdc6fd(data)) {
       vErrors = abi.nest(vErrors, f631628fdc6fd, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f56efc68c1ac0(data)) {
         vErrors = abi.nest(vErrors, f56efc68c1ac0, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!f69ae7d680f72(data)) {
           vErrors = abi.nest(vErrors, f69ae7d680f72, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
       }
     }
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fc8b405ee0792.errors = vErrors;
+    fc6fbf0815c6e.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  fc8b405ee0792.errors = vErrors;
-  return errors === 0;
+  fc6fbf0815c6e.errors = null;
+  return true;
 }
-function f35926188712a(data) {
+function f623bcf1ac367(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f38af6ff95c3c(data)) {
     vErrors = abi.nest(vErrors, f38af6ff95c3c, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (!fdd02da7dd9cd(data)) {
-      vErrors = abi.nest(vErrors, fdd02da7dd9cd, "");
+    if (!f448e2734fed2(data)) {
+      vErrors = abi.nest(vErrors, f448e2734fed2, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f4262d6f37e28(data)) {
         vErrors = abi.nest(vErrors, f4262d6f37e28, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
     }
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f35926188712a.errors = vErrors;
+    f623bcf1ac367.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f35926188712a.errors = vErrors;
-  return errors === 0;
+  f623bcf1ac367.errors = null;
+  return true;
 }
-function f3ef27fb95a49(data) {
+function ffdbfd786bd97(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -284,7 +257,7 @@ function f3ef27fb95a49(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f3ef27fb95a49,
+          ffdbfd786bd97,
           "",
           "required",
           { missingProperty: missing0 },
@@ -295,11 +268,11 @@ function f3ef27fb95a49(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(f3ef27fb95a49, "/method", "type", { type: "string" });
+            return abi.fail(ffdbfd786bd97, "/method", "type", { type: "string" });
           }
           if ("sampling/createMessage" !== data0) {
             return abi.fail(
-              f3ef27fb95a49,
+              ffdbfd786bd97,
               "/method",
               "const",
               { allowedValue: "sampling/createMessage" },
@@ -318,16 +291,16 @@ function f3ef27fb95a49(data) {
                   (data1.maxTokens === undefined && (missing1 = "maxTokens")) ||
                   (data1.messages === undefined && (missing1 = "messages"))
                 ) {
-                  return abi.fail(f3ef27fb95a49, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(ffdbfd786bd97, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.includeContext !== undefined) {
                     let data2 = data1.includeContext;
                     if (typeof data2 !== "string") {
-                      return abi.fail(f3ef27fb95a49, "/params/includeContext", "type", { type: "string" });
+                      return abi.fail(ffdbfd786bd97, "/params/includeContext", "type", { type: "string" });
                     }
                     if (!(data2 === "allServers" || data2 === "none" || data2 === "thisServer")) {
                       return abi.fail(
-                        f3ef27fb95a49,
+                        ffdbfd786bd97,
                         "/params/includeContext",
                         "enum",
                         { allowedValues: f19b075cc6894 },
@@ -340,7 +313,7 @@ function f3ef27fb95a49(data) {
                     if (data1.maxTokens !== undefined) {
                       let data3 = data1.maxTokens;
                       if (!(typeof data3 == "number" && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
-                        return abi.fail(f3ef27fb95a49, "/params/maxTokens", "type", { type: "integer" });
+                        return abi.fail(ffdbfd786bd97, "/params/maxTokens", "type", { type: "integer" });
                       }
                     }
                     {
@@ -350,12 +323,12 @@ function f3ef27fb95a49(data) {
                           if (Array.isArray(data4)) {
                             const len0 = data4.length;
                             for (let i0 = 0; i0 < len0; i0++) {
-                              if (!f6cfc9c34bb5d(data4[i0])) {
-                                return abi.failWith(f3ef27fb95a49, f6cfc9c34bb5d, "/params/messages/" + i0);
+                              if (!f2618d9a002ea(data4[i0])) {
+                                return abi.failWith(ffdbfd786bd97, f2618d9a002ea, "/params/messages/" + i0);
                               }
                             }
                           } else {
-                            return abi.fail(f3ef27fb95a49, "/params/messages", "type", { type: "array" });
+                            return abi.fail(ffdbfd786bd97, "/params/messages", "type", { type: "array" });
                           }
                         }
                       }
@@ -365,14 +338,14 @@ function f3ef27fb95a49(data) {
                           {
                             if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
                             } else {
-                              return abi.fail(f3ef27fb95a49, "/params/metadata", "type", { type: "object" });
+                              return abi.fail(ffdbfd786bd97, "/params/metadata", "type", { type: "object" });
                             }
                           }
                         }
                         {
                           if (data1.modelPreferences !== undefined) {
                             if (!f6828121ff61b(data1.modelPreferences)) {
-                              return abi.failWith(f3ef27fb95a49, f6828121ff61b, "/params/modelPreferences");
+                              return abi.failWith(ffdbfd786bd97, f6828121ff61b, "/params/modelPreferences");
                             }
                           }
                           {
@@ -384,7 +357,7 @@ function f3ef27fb95a49(data) {
                                   for (let i1 = 0; i1 < len1; i1++) {
                                     if (typeof data8[i1] !== "string") {
                                       return abi.fail(
-                                        f3ef27fb95a49,
+                                        ffdbfd786bd97,
                                         "/params/stopSequences/" + i1,
                                         "type",
                                         { type: "string" },
@@ -393,21 +366,21 @@ function f3ef27fb95a49(data) {
                                     }
                                   }
                                 } else {
-                                  return abi.fail(f3ef27fb95a49, "/params/stopSequences", "type", { type: "array" });
+                                  return abi.fail(ffdbfd786bd97, "/params/stopSequences", "type", { type: "array" });
                                 }
                               }
                             }
                             {
                               if (data1.systemPrompt !== undefined) {
                                 if (typeof data1.systemPrompt !== "string") {
-                                  return abi.fail(f3ef27fb95a49, "/params/systemPrompt", "type", { type: "string" });
+                                  return abi.fail(ffdbfd786bd97, "/params/systemPrompt", "type", { type: "string" });
                                 }
                               }
                               {
                                 if (data1.temperature !== undefined) {
                                   let data11 = data1.temperature;
                                   if (!(typeof data11 == "number" && isFinite(data11))) {
-                                    return abi.fail(f3ef27fb95a49, "/params/temperature", "type", { type: "number" });
+                                    return abi.fail(ffdbfd786bd97, "/params/temperature", "type", { type: "number" });
                                   }
                                 }
                               }
@@ -419,34 +392,32 @@ function f3ef27fb95a49(data) {
                   }
                 }
               } else {
-                return abi.fail(f3ef27fb95a49, "/params", "type", { type: "object" });
+                return abi.fail(ffdbfd786bd97, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f3ef27fb95a49, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(ffdbfd786bd97, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f3ef27fb95a49.errors = null;
+  ffdbfd786bd97.errors = null;
   return true;
 }
-function f9eecd8194b64(data) {
+function fa98d429ef0dc(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f7aefb4e79829(data)) {
     vErrors = abi.nest(vErrors, f7aefb4e79829, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (errors === _errs2) {
+    {
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing0;
         if (
@@ -514,12 +485,12 @@ function f9eecd8194b64(data) {
               if (data.params !== undefined) {
                 let data2 = data.params;
                 const _errs8 = errors;
-                if (errors === _errs8) {
+                {
                   if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                     if (data2._meta !== undefined) {
                       let data3 = data2._meta;
                       const _errs11 = errors;
-                      if (errors === _errs11) {
+                      {
                         if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                         } else {
                           vErrors = abi.issue(
@@ -558,19 +529,17 @@ function f9eecd8194b64(data) {
         errors++;
       }
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs14 = errors;
       if (!f40df184fca3c(data)) {
         vErrors = abi.nest(vErrors, f40df184fca3c, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs14 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs14 === errors;
       if (!valid0) {
         const _errs15 = errors;
-        if (errors === _errs15) {
+        {
           if (data && typeof data == "object" && !Array.isArray(data)) {
             let missing1;
             if (
@@ -591,7 +560,7 @@ function f9eecd8194b64(data) {
               if (data.error !== undefined) {
                 let data4 = data.error;
                 const _errs17 = errors;
-                if (errors === _errs17) {
+                {
                   if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
                     let missing2;
                     if (
@@ -722,89 +691,71 @@ function f9eecd8194b64(data) {
             errors++;
           }
         }
-        var _valid0 = _errs15 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs15 === errors;
       }
     }
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f9eecd8194b64.errors = vErrors;
+    fa98d429ef0dc.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f9eecd8194b64.errors = vErrors;
-  return errors === 0;
+  fa98d429ef0dc.errors = null;
+  return true;
 }
-function f56bae521ff9a(data) {
+function f35044f4d0b97(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f23ed7ecd9e2a(data)) {
     vErrors = abi.nest(vErrors, f23ed7ecd9e2a, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!f56efc68c1ac0(data)) {
       vErrors = abi.nest(vErrors, f56efc68c1ac0, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f8d0192a3151f(data)) {
         vErrors = abi.nest(vErrors, f8d0192a3151f, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!fc2ae05cdda27(data)) {
           vErrors = abi.nest(vErrors, fc2ae05cdda27, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
           if (!fb8004239d4d2(data)) {
             vErrors = abi.nest(vErrors, fb8004239d4d2, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
             if (!f09cc1400986e(data)) {
               vErrors = abi.nest(vErrors, f09cc1400986e, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
               if (!fe107ff2d412b(data)) {
                 vErrors = abi.nest(vErrors, fe107ff2d412b, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
             }
           }
         }
@@ -814,153 +765,120 @@ function f56bae521ff9a(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f56bae521ff9a.errors = vErrors;
+    f35044f4d0b97.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f56bae521ff9a.errors = vErrors;
-  return errors === 0;
+  f35044f4d0b97.errors = null;
+  return true;
 }
-function f8221d90e41fb(data) {
+function f624ca3b18dfe(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f74788196111b(data)) {
     vErrors = abi.nest(vErrors, f74788196111b, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f3ef27fb95a49(data)) {
-      vErrors = abi.nest(vErrors, f3ef27fb95a49, "");
+    if (!ffdbfd786bd97(data)) {
+      vErrors = abi.nest(vErrors, ffdbfd786bd97, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f4d6caec5c152(data)) {
         vErrors = abi.nest(vErrors, f4d6caec5c152, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
     }
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f8221d90e41fb.errors = vErrors;
+    f624ca3b18dfe.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f8221d90e41fb.errors = vErrors;
-  return errors === 0;
+  f624ca3b18dfe.errors = null;
+  return true;
 }
-function fa5e4a8b63033(data) {
+function f996a197957ae(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f38af6ff95c3c(data)) {
     vErrors = abi.nest(vErrors, f38af6ff95c3c, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!f1aaed59689e7(data)) {
       vErrors = abi.nest(vErrors, f1aaed59689e7, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!fcb3c01b088c8(data)) {
         vErrors = abi.nest(vErrors, fcb3c01b088c8, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!fe1f93a49f232(data)) {
           vErrors = abi.nest(vErrors, fe1f93a49f232, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f42b95e43bc04(data)) {
-            vErrors = abi.nest(vErrors, f42b95e43bc04, "");
+          if (!f901b2f7fbf1d(data)) {
+            vErrors = abi.nest(vErrors, f901b2f7fbf1d, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
             if (!f19bb49915ed0(data)) {
               vErrors = abi.nest(vErrors, f19bb49915ed0, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f24f06335d21f(data)) {
-                vErrors = abi.nest(vErrors, f24f06335d21f, "");
+              if (!f8a4fe0001fdd(data)) {
+                vErrors = abi.nest(vErrors, f8a4fe0001fdd, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
                 if (!f49df77f2c656(data)) {
                   vErrors = abi.nest(vErrors, f49df77f2c656, "");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
+                valid0 = _errs8 === errors;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!fc34733922c7d(data)) {
-                    vErrors = abi.nest(vErrors, fc34733922c7d, "");
+                  if (!f8526a3e09ccb(data)) {
+                    vErrors = abi.nest(vErrors, f8526a3e09ccb, "");
                     errors = vErrors.length;
                   }
-                  var _valid0 = _errs9 === errors;
-                  valid0 = valid0 || _valid0;
+                  valid0 = _errs9 === errors;
                   if (!valid0) {
                     const _errs10 = errors;
                     if (!fc22ea3f3b351(data)) {
                       vErrors = abi.nest(vErrors, fc22ea3f3b351, "");
                       errors = vErrors.length;
                     }
-                    var _valid0 = _errs10 === errors;
-                    valid0 = valid0 || _valid0;
+                    valid0 = _errs10 === errors;
                   }
                 }
               }
@@ -973,27 +891,18 @@ function fa5e4a8b63033(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fa5e4a8b63033.errors = vErrors;
+    f996a197957ae.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  fa5e4a8b63033.errors = vErrors;
-  return errors === 0;
+  f996a197957ae.errors = null;
+  return true;
 }
 export const v04625a1310a6: abi.Validator = f04625a1310a6;
-export const v35926188712a: abi.Validator = f35926188712a;
-export const v3ef27fb95a49: abi.Validator = f3ef27fb95a49;
-export const v56bae521ff9a: abi.Validator = f56bae521ff9a;
+export const v35044f4d0b97: abi.Validator = f35044f4d0b97;
 export const v56efc68c1ac0: abi.Validator = f56efc68c1ac0;
-export const v8221d90e41fb: abi.Validator = f8221d90e41fb;
-export const v9eecd8194b64: abi.Validator = f9eecd8194b64;
-export const va5e4a8b63033: abi.Validator = fa5e4a8b63033;
-export const vc8b405ee0792: abi.Validator = fc8b405ee0792;
+export const v623bcf1ac367: abi.Validator = f623bcf1ac367;
+export const v624ca3b18dfe: abi.Validator = f624ca3b18dfe;
+export const v996a197957ae: abi.Validator = f996a197957ae;
+export const va98d429ef0dc: abi.Validator = fa98d429ef0dc;
+export const vc6fbf0815c6e: abi.Validator = fc6fbf0815c6e;
+export const vfdbfd786bd97: abi.Validator = ffdbfd786bd97;

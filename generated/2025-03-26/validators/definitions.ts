@@ -4,70 +4,57 @@ import * as abi from "@mcpgen/runtime/abi/v8";
 import { fc22ea3f3b351 } from "../../shared/validators/CompleteResult-c22ea3f3b3.js";
 import { f19bb49915ed0 } from "../../shared/validators/ListPromptsResult-19bb49915e.js";
 import { f4262d6f37e28 } from "../../shared/validators/ListRootsResult-4262d6f37e.js";
-import { f42b95e43bc04 } from "../../shared/validators/ReadResourceResult-42b95e43bc.js";
+import { f901b2f7fbf1d } from "../../shared/validators/ReadResourceResult-901b2f7fbf.js";
 import { f4d6caec5c152, f74788196111b } from "../../shared/validators/definitions-16e3ac04b3.js";
 import { f7aefb4e79829 } from "../../shared/validators/definitions-b5c95eaa5e.js";
 import { f40df184fca3c } from "../../shared/validators/definitions-f5053d3a3d.js";
+import { f19b075cc6894, f6828121ff61b } from "../../shared/validators/shared-1430adac57.js";
 import { f38af6ff95c3c } from "../../shared/validators/shared-165f716fde.js";
-import { f8c5a72c18d30 } from "../../shared/validators/shared-28b595b78f.js";
-import { f19b075cc6894, f6828121ff61b } from "../../shared/validators/shared-93a2497b0a.js";
-import { f2d2525a54373 } from "./CallToolResult.js";
-import { f357115050b6d } from "./CreateMessageResult.js";
-import { f5a92de3245a0 } from "./GetPromptResult.js";
+import { f8c5a72c18d30 } from "../../shared/validators/shared-ed4507d350.js";
+import { f66092b7143d4 } from "./CallToolResult.js";
+import { fec65184e0b74 } from "./CreateMessageResult.js";
+import { f88e0af18003a } from "./GetPromptResult.js";
 import { f0dd8f9346a24 } from "./InitializeResult.js";
 import { ff2e67851b44b } from "./ListResourceTemplatesResult.js";
 import { f520300552df8 } from "./ListResourcesResult.js";
 import { f247516f3719e } from "./ListToolsResult.js";
-import { fe03f3cf673fd } from "./params.sampling.createMessage.js";
-function f0d4e996bb9ac(data) {
+import { f06878ca7f5e3 } from "./params.sampling.createMessage.js";
+function fc29c00f8881c(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f38af6ff95c3c(data)) {
     vErrors = abi.nest(vErrors, f38af6ff95c3c, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f357115050b6d(data)) {
-      vErrors = abi.nest(vErrors, f357115050b6d, "");
+    if (!fec65184e0b74(data)) {
+      vErrors = abi.nest(vErrors, fec65184e0b74, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f4262d6f37e28(data)) {
         vErrors = abi.nest(vErrors, f4262d6f37e28, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
     }
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f0d4e996bb9ac.errors = vErrors;
+    fc29c00f8881c.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f0d4e996bb9ac.errors = vErrors;
-  return errors === 0;
+  fc29c00f8881c.errors = null;
+  return true;
 }
-function ffe6e630b4f63(data) {
+function f362f3e1b92c3(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -76,7 +63,7 @@ function ffe6e630b4f63(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          ffe6e630b4f63,
+          f362f3e1b92c3,
           "",
           "required",
           { missingProperty: missing0 },
@@ -87,11 +74,11 @@ function ffe6e630b4f63(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(ffe6e630b4f63, "/method", "type", { type: "string" });
+            return abi.fail(f362f3e1b92c3, "/method", "type", { type: "string" });
           }
           if ("sampling/createMessage" !== data0) {
             return abi.fail(
-              ffe6e630b4f63,
+              f362f3e1b92c3,
               "/method",
               "const",
               { allowedValue: "sampling/createMessage" },
@@ -110,16 +97,16 @@ function ffe6e630b4f63(data) {
                   (data1.maxTokens === undefined && (missing1 = "maxTokens")) ||
                   (data1.messages === undefined && (missing1 = "messages"))
                 ) {
-                  return abi.fail(ffe6e630b4f63, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f362f3e1b92c3, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.includeContext !== undefined) {
                     let data2 = data1.includeContext;
                     if (typeof data2 !== "string") {
-                      return abi.fail(ffe6e630b4f63, "/params/includeContext", "type", { type: "string" });
+                      return abi.fail(f362f3e1b92c3, "/params/includeContext", "type", { type: "string" });
                     }
                     if (!(data2 === "allServers" || data2 === "none" || data2 === "thisServer")) {
                       return abi.fail(
-                        ffe6e630b4f63,
+                        f362f3e1b92c3,
                         "/params/includeContext",
                         "enum",
                         { allowedValues: f19b075cc6894 },
@@ -132,7 +119,7 @@ function ffe6e630b4f63(data) {
                     if (data1.maxTokens !== undefined) {
                       let data3 = data1.maxTokens;
                       if (!(typeof data3 == "number" && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
-                        return abi.fail(ffe6e630b4f63, "/params/maxTokens", "type", { type: "integer" });
+                        return abi.fail(f362f3e1b92c3, "/params/maxTokens", "type", { type: "integer" });
                       }
                     }
                     {
@@ -142,12 +129,12 @@ function ffe6e630b4f63(data) {
                           if (Array.isArray(data4)) {
                             const len0 = data4.length;
                             for (let i0 = 0; i0 < len0; i0++) {
-                              if (!fe03f3cf673fd(data4[i0])) {
-                                return abi.failWith(ffe6e630b4f63, fe03f3cf673fd, "/params/messages/" + i0);
+                              if (!f06878ca7f5e3(data4[i0])) {
+                                return abi.failWith(f362f3e1b92c3, f06878ca7f5e3, "/params/messages/" + i0);
                               }
                             }
                           } else {
-                            return abi.fail(ffe6e630b4f63, "/params/messages", "type", { type: "array" });
+                            return abi.fail(f362f3e1b92c3, "/params/messages", "type", { type: "array" });
                           }
                         }
                       }
@@ -157,14 +144,14 @@ function ffe6e630b4f63(data) {
                           {
                             if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
                             } else {
-                              return abi.fail(ffe6e630b4f63, "/params/metadata", "type", { type: "object" });
+                              return abi.fail(f362f3e1b92c3, "/params/metadata", "type", { type: "object" });
                             }
                           }
                         }
                         {
                           if (data1.modelPreferences !== undefined) {
                             if (!f6828121ff61b(data1.modelPreferences)) {
-                              return abi.failWith(ffe6e630b4f63, f6828121ff61b, "/params/modelPreferences");
+                              return abi.failWith(f362f3e1b92c3, f6828121ff61b, "/params/modelPreferences");
                             }
                           }
                           {
@@ -176,7 +163,7 @@ function ffe6e630b4f63(data) {
                                   for (let i1 = 0; i1 < len1; i1++) {
                                     if (typeof data8[i1] !== "string") {
                                       return abi.fail(
-                                        ffe6e630b4f63,
+                                        f362f3e1b92c3,
                                         "/params/stopSequences/" + i1,
                                         "type",
                                         { type: "string" },
@@ -185,21 +172,21 @@ function ffe6e630b4f63(data) {
                                     }
                                   }
                                 } else {
-                                  return abi.fail(ffe6e630b4f63, "/params/stopSequences", "type", { type: "array" });
+                                  return abi.fail(f362f3e1b92c3, "/params/stopSequences", "type", { type: "array" });
                                 }
                               }
                             }
                             {
                               if (data1.systemPrompt !== undefined) {
                                 if (typeof data1.systemPrompt !== "string") {
-                                  return abi.fail(ffe6e630b4f63, "/params/systemPrompt", "type", { type: "string" });
+                                  return abi.fail(f362f3e1b92c3, "/params/systemPrompt", "type", { type: "string" });
                                 }
                               }
                               {
                                 if (data1.temperature !== undefined) {
                                   let data11 = data1.temperature;
                                   if (!(typeof data11 == "number" && isFinite(data11))) {
-                                    return abi.fail(ffe6e630b4f63, "/params/temperature", "type", { type: "number" });
+                                    return abi.fail(f362f3e1b92c3, "/params/temperature", "type", { type: "number" });
                                   }
                                 }
                               }
@@ -211,20 +198,20 @@ function ffe6e630b4f63(data) {
                   }
                 }
               } else {
-                return abi.fail(ffe6e630b4f63, "/params", "type", { type: "object" });
+                return abi.fail(f362f3e1b92c3, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(ffe6e630b4f63, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f362f3e1b92c3, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  ffe6e630b4f63.errors = null;
+  f362f3e1b92c3.errors = null;
   return true;
 }
-function fe86a6a7c9046(data) {
+function f3be575078d17(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -241,11 +228,10 @@ function fe86a6a7c9046(data) {
           vErrors = abi.nest(vErrors, f7aefb4e79829, "/" + i0);
           errors = vErrors.length;
         }
-        var _valid0 = _errs3 === errors;
-        valid1 = valid1 || _valid0;
+        valid1 = _errs3 === errors;
         if (!valid1) {
           const _errs4 = errors;
-          if (errors === _errs4) {
+          {
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
               let missing0;
               if (
@@ -313,12 +299,12 @@ function fe86a6a7c9046(data) {
                     if (data0.params !== undefined) {
                       let data3 = data0.params;
                       const _errs10 = errors;
-                      if (errors === _errs10) {
+                      {
                         if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                           if (data3._meta !== undefined) {
                             let data4 = data3._meta;
                             const _errs13 = errors;
-                            if (errors === _errs13) {
+                            {
                               if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
                               } else {
                                 vErrors = abi.issue(
@@ -364,13 +350,12 @@ function fe86a6a7c9046(data) {
               errors++;
             }
           }
-          var _valid0 = _errs4 === errors;
-          valid1 = valid1 || _valid0;
+          valid1 = _errs4 === errors;
         }
         if (!valid1) {
           vErrors = abi.issue(vErrors, "/" + i0, "anyOf", {}, "#/items/anyOf", "must match a schema in anyOf");
           errors++;
-          fe86a6a7c9046.errors = vErrors;
+          f3be575078d17.errors = vErrors;
           return false;
         } else {
           errors = _errs2;
@@ -388,10 +373,10 @@ function fe86a6a7c9046(data) {
         }
       }
     } else {
-      return abi.fail(fe86a6a7c9046, "", "type", { type: "array" });
+      return abi.fail(f3be575078d17, "", "type", { type: "array" });
     }
   }
-  fe86a6a7c9046.errors = vErrors;
+  f3be575078d17.errors = vErrors;
   return errors === 0;
 }
 function f53a176eb927d(data) {
@@ -486,7 +471,7 @@ function f53a176eb927d(data) {
   f53a176eb927d.errors = null;
   return true;
 }
-function f600ac3195d0d(data) {
+function f6698bc9199a0(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -503,21 +488,19 @@ function f600ac3195d0d(data) {
           vErrors = abi.nest(vErrors, f40df184fca3c, "/" + i0);
           errors = vErrors.length;
         }
-        var _valid0 = _errs3 === errors;
-        valid1 = valid1 || _valid0;
+        valid1 = _errs3 === errors;
         if (!valid1) {
           const _errs4 = errors;
           if (!f53a176eb927d(data0)) {
             vErrors = abi.nest(vErrors, f53a176eb927d, "/" + i0);
             errors = vErrors.length;
           }
-          var _valid0 = _errs4 === errors;
-          valid1 = valid1 || _valid0;
+          valid1 = _errs4 === errors;
         }
         if (!valid1) {
           vErrors = abi.issue(vErrors, "/" + i0, "anyOf", {}, "#/items/anyOf", "must match a schema in anyOf");
           errors++;
-          f600ac3195d0d.errors = vErrors;
+          f6698bc9199a0.errors = vErrors;
           return false;
         } else {
           errors = _errs2;
@@ -535,10 +518,10 @@ function f600ac3195d0d(data) {
         }
       }
     } else {
-      return abi.fail(f600ac3195d0d, "", "type", { type: "array" });
+      return abi.fail(f6698bc9199a0, "", "type", { type: "array" });
     }
   }
-  f600ac3195d0d.errors = vErrors;
+  f6698bc9199a0.errors = vErrors;
   return errors === 0;
 }
 const f7be85563ecee = {
@@ -616,21 +599,19 @@ const f7be85563ecee = {
   ],
   $id: "mcpgen://defs/JSONRPCMessage",
 };
-function f1287d9a3eeab(data) {
+function fbcbaa094aadc(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f7aefb4e79829(data)) {
     vErrors = abi.nest(vErrors, f7aefb4e79829, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (errors === _errs2) {
+    {
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing0;
         if (
@@ -698,12 +679,12 @@ function f1287d9a3eeab(data) {
               if (data.params !== undefined) {
                 let data2 = data.params;
                 const _errs8 = errors;
-                if (errors === _errs8) {
+                {
                   if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                     if (data2._meta !== undefined) {
                       let data3 = data2._meta;
                       const _errs11 = errors;
-                      if (errors === _errs11) {
+                      {
                         if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                         } else {
                           vErrors = abi.issue(
@@ -742,11 +723,10 @@ function f1287d9a3eeab(data) {
         errors++;
       }
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs14 = errors;
-      if (errors === _errs14) {
+      {
         if (Array.isArray(data)) {
           var valid3 = true;
           const len0 = data.length;
@@ -760,11 +740,10 @@ function f1287d9a3eeab(data) {
               vErrors = abi.nest(vErrors, f7aefb4e79829, "/" + i0);
               errors = vErrors.length;
             }
-            var _valid1 = _errs18 === errors;
-            valid4 = valid4 || _valid1;
+            valid4 = _errs18 === errors;
             if (!valid4) {
               const _errs19 = errors;
-              if (errors === _errs19) {
+              {
                 if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
                   let missing1;
                   if (
@@ -832,12 +811,12 @@ function f1287d9a3eeab(data) {
                         if (data4.params !== undefined) {
                           let data7 = data4.params;
                           const _errs25 = errors;
-                          if (errors === _errs25) {
+                          {
                             if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
                               if (data7._meta !== undefined) {
                                 let data8 = data7._meta;
                                 const _errs28 = errors;
-                                if (errors === _errs28) {
+                                {
                                   if (data8 && typeof data8 == "object" && !Array.isArray(data8)) {
                                   } else {
                                     vErrors = abi.issue(
@@ -883,8 +862,7 @@ function f1287d9a3eeab(data) {
                   errors++;
                 }
               }
-              var _valid1 = _errs19 === errors;
-              valid4 = valid4 || _valid1;
+              valid4 = _errs19 === errors;
             }
             if (!valid4) {
               vErrors = abi.issue(
@@ -916,19 +894,17 @@ function f1287d9a3eeab(data) {
           errors++;
         }
       }
-      var _valid0 = _errs14 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs14 === errors;
       if (!valid0) {
         const _errs31 = errors;
         if (!f40df184fca3c(data)) {
           vErrors = abi.nest(vErrors, f40df184fca3c, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs31 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs31 === errors;
         if (!valid0) {
           const _errs32 = errors;
-          if (errors === _errs32) {
+          {
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing2;
               if (
@@ -949,7 +925,7 @@ function f1287d9a3eeab(data) {
                 if (data.error !== undefined) {
                   let data9 = data.error;
                   const _errs34 = errors;
-                  if (errors === _errs34) {
+                  {
                     if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
                       let missing3;
                       if (
@@ -1080,11 +1056,10 @@ function f1287d9a3eeab(data) {
               errors++;
             }
           }
-          var _valid0 = _errs32 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs32 === errors;
           if (!valid0) {
             const _errs44 = errors;
-            if (errors === _errs44) {
+            {
               if (Array.isArray(data)) {
                 var valid9 = true;
                 const len1 = data.length;
@@ -1098,11 +1073,10 @@ function f1287d9a3eeab(data) {
                     vErrors = abi.nest(vErrors, f40df184fca3c, "/" + i1);
                     errors = vErrors.length;
                   }
-                  var _valid2 = _errs48 === errors;
-                  valid10 = valid10 || _valid2;
+                  valid10 = _errs48 === errors;
                   if (!valid10) {
                     const _errs49 = errors;
-                    if (errors === _errs49) {
+                    {
                       if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
                         let missing4;
                         if (
@@ -1123,7 +1097,7 @@ function f1287d9a3eeab(data) {
                           if (data14.error !== undefined) {
                             let data15 = data14.error;
                             const _errs51 = errors;
-                            if (errors === _errs51) {
+                            {
                               if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
                                 let missing5;
                                 if (
@@ -1266,8 +1240,7 @@ function f1287d9a3eeab(data) {
                         errors++;
                       }
                     }
-                    var _valid2 = _errs49 === errors;
-                    valid10 = valid10 || _valid2;
+                    valid10 = _errs49 === errors;
                   }
                   if (!valid10) {
                     vErrors = abi.issue(
@@ -1299,8 +1272,7 @@ function f1287d9a3eeab(data) {
                 errors++;
               }
             }
-            var _valid0 = _errs44 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs44 === errors;
           }
         }
       }
@@ -1309,153 +1281,120 @@ function f1287d9a3eeab(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f1287d9a3eeab.errors = vErrors;
+    fbcbaa094aadc.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f1287d9a3eeab.errors = vErrors;
-  return errors === 0;
+  fbcbaa094aadc.errors = null;
+  return true;
 }
-function fbd51c5321d8b(data) {
+function ffd1f0710c4e6(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f74788196111b(data)) {
     vErrors = abi.nest(vErrors, f74788196111b, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (!ffe6e630b4f63(data)) {
-      vErrors = abi.nest(vErrors, ffe6e630b4f63, "");
+    if (!f362f3e1b92c3(data)) {
+      vErrors = abi.nest(vErrors, f362f3e1b92c3, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f4d6caec5c152(data)) {
         vErrors = abi.nest(vErrors, f4d6caec5c152, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
     }
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fbd51c5321d8b.errors = vErrors;
+    ffd1f0710c4e6.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  fbd51c5321d8b.errors = vErrors;
-  return errors === 0;
+  ffd1f0710c4e6.errors = null;
+  return true;
 }
-function ffa9d47fae0a5(data) {
+function f2455c2b6f0e8(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f38af6ff95c3c(data)) {
     vErrors = abi.nest(vErrors, f38af6ff95c3c, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!f0dd8f9346a24(data)) {
       vErrors = abi.nest(vErrors, f0dd8f9346a24, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f520300552df8(data)) {
         vErrors = abi.nest(vErrors, f520300552df8, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!ff2e67851b44b(data)) {
           vErrors = abi.nest(vErrors, ff2e67851b44b, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f42b95e43bc04(data)) {
-            vErrors = abi.nest(vErrors, f42b95e43bc04, "");
+          if (!f901b2f7fbf1d(data)) {
+            vErrors = abi.nest(vErrors, f901b2f7fbf1d, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
             if (!f19bb49915ed0(data)) {
               vErrors = abi.nest(vErrors, f19bb49915ed0, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f5a92de3245a0(data)) {
-                vErrors = abi.nest(vErrors, f5a92de3245a0, "");
+              if (!f88e0af18003a(data)) {
+                vErrors = abi.nest(vErrors, f88e0af18003a, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
                 if (!f247516f3719e(data)) {
                   vErrors = abi.nest(vErrors, f247516f3719e, "");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
+                valid0 = _errs8 === errors;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f2d2525a54373(data)) {
-                    vErrors = abi.nest(vErrors, f2d2525a54373, "");
+                  if (!f66092b7143d4(data)) {
+                    vErrors = abi.nest(vErrors, f66092b7143d4, "");
                     errors = vErrors.length;
                   }
-                  var _valid0 = _errs9 === errors;
-                  valid0 = valid0 || _valid0;
+                  valid0 = _errs9 === errors;
                   if (!valid0) {
                     const _errs10 = errors;
                     if (!fc22ea3f3b351(data)) {
                       vErrors = abi.nest(vErrors, fc22ea3f3b351, "");
                       errors = vErrors.length;
                     }
-                    var _valid0 = _errs10 === errors;
-                    valid0 = valid0 || _valid0;
+                    valid0 = _errs10 === errors;
                   }
                 }
               }
@@ -1468,26 +1407,17 @@ function ffa9d47fae0a5(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    ffa9d47fae0a5.errors = vErrors;
+    f2455c2b6f0e8.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  ffa9d47fae0a5.errors = vErrors;
-  return errors === 0;
+  f2455c2b6f0e8.errors = null;
+  return true;
 }
-export const v0d4e996bb9ac: abi.Validator = f0d4e996bb9ac;
-export const v1287d9a3eeab: abi.Validator = f1287d9a3eeab;
+export const v2455c2b6f0e8: abi.Validator = f2455c2b6f0e8;
+export const v362f3e1b92c3: abi.Validator = f362f3e1b92c3;
+export const v3be575078d17: abi.Validator = f3be575078d17;
 export const v53a176eb927d: abi.Validator = f53a176eb927d;
-export const v600ac3195d0d: abi.Validator = f600ac3195d0d;
-export const vbd51c5321d8b: abi.Validator = fbd51c5321d8b;
-export const ve86a6a7c9046: abi.Validator = fe86a6a7c9046;
-export const vfa9d47fae0a5: abi.Validator = ffa9d47fae0a5;
-export const vfe6e630b4f63: abi.Validator = ffe6e630b4f63;
+export const v6698bc9199a0: abi.Validator = f6698bc9199a0;
+export const vbcbaa094aadc: abi.Validator = fbcbaa094aadc;
+export const vc29c00f8881c: abi.Validator = fc29c00f8881c;
+export const vfd1f0710c4e6: abi.Validator = ffd1f0710c4e6;

@@ -3,7 +3,7 @@
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { fc22ea3f3b351 } from "../../shared/validators/CompleteResult-c22ea3f3b3.js";
 import { f30824c5dced2 } from "../../shared/validators/ListRootsResult-30824c5dce.js";
-import { f0db4da52126e } from "../../shared/validators/ReadResourceResult-0db4da5212.js";
+import { f174387043b20 } from "../../shared/validators/ReadResourceResult-174387043b.js";
 import {
   f29bf5eb1ca06,
   f2cfa2dcef138,
@@ -19,23 +19,23 @@ import {
   ff950818ad647,
 } from "../../shared/validators/definitions-16e3ac04b3.js";
 import { f40df184fca3c } from "../../shared/validators/definitions-f5053d3a3d.js";
+import { f19b075cc6894, f6828121ff61b } from "../../shared/validators/shared-1430adac57.js";
 import { f38af6ff95c3c } from "../../shared/validators/shared-165f716fde.js";
-import { f8c5a72c18d30 } from "../../shared/validators/shared-28b595b78f.js";
-import { f6975bf43f265 } from "../../shared/validators/shared-47ff94489d.js";
-import { fb0e8eeade59c } from "../../shared/validators/shared-53c8ffd9eb.js";
-import { f19b075cc6894, f6828121ff61b } from "../../shared/validators/shared-93a2497b0a.js";
-import { f497435b7ef45 } from "./CallToolResult.js";
-import { ff6b8200fda40 } from "./CreateMessageResult.js";
+import { f6975bf43f265 } from "../../shared/validators/shared-670270c608.js";
+import { fb0e8eeade59c } from "../../shared/validators/shared-7eb29d0a04.js";
+import { f8c5a72c18d30 } from "../../shared/validators/shared-ed4507d350.js";
+import { f10f097e7eb06 } from "./CallToolResult.js";
+import { f38e2b3232425 } from "./CreateMessageResult.js";
 import { f0d1efda56fc9 } from "./ElicitResult.js";
-import { fd0e37b804ba8 } from "./GetPromptResult.js";
+import { fa983e906357b } from "./GetPromptResult.js";
 import { f43e69189aed1 } from "./InitializeResult.js";
 import { f83f1f3ff523c } from "./ListPromptsResult.js";
 import { f8765042f2846 } from "./ListResourceTemplatesResult.js";
 import { f3f8f61243d3c } from "./ListResourcesResult.js";
 import { f4b57da500059 } from "./ListToolsResult.js";
-import { f390a96aed373 } from "./params.elicitation.create.js";
+import { ffb24f6f80113 } from "./params.elicitation.create.js";
 import { feab9a153477d } from "./params.initialize.js";
-import { f2b2ad386298c } from "./params.sampling.createMessage.js";
+import { fa42572c920db } from "./params.sampling.createMessage.js";
 import { f23d3554baf81 } from "./shared-3f4790a130.js";
 function f1dfd64066fde(data) {
   {
@@ -117,7 +117,7 @@ function f1dfd64066fde(data) {
   f1dfd64066fde.errors = null;
   return true;
 }
-function f1c5a710a0d0e(data) {
+function f42443dc201ed(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -128,7 +128,7 @@ function f1c5a710a0d0e(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f1c5a710a0d0e,
+          f42443dc201ed,
           "",
           "required",
           { missingProperty: missing0 },
@@ -140,11 +140,11 @@ function f1c5a710a0d0e(data) {
           let data0 = data.method;
           const _errs1 = errors;
           if (typeof data0 !== "string") {
-            return abi.fail(f1c5a710a0d0e, "/method", "type", { type: "string" });
+            return abi.fail(f42443dc201ed, "/method", "type", { type: "string" });
           }
           if ("completion/complete" !== data0) {
             return abi.fail(
-              f1c5a710a0d0e,
+              f42443dc201ed,
               "/method",
               "const",
               { allowedValue: "completion/complete" },
@@ -160,31 +160,31 @@ function f1c5a710a0d0e(data) {
           if (data.params !== undefined) {
             let data1 = data.params;
             const _errs3 = errors;
-            if (errors === _errs3) {
+            {
               if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
                 let missing1;
                 if (
                   (data1.argument === undefined && (missing1 = "argument")) ||
                   (data1.ref === undefined && (missing1 = "ref"))
                 ) {
-                  return abi.fail(f1c5a710a0d0e, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f42443dc201ed, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.argument !== undefined) {
                     let data2 = data1.argument;
                     const _errs5 = errors;
-                    if (errors === _errs5) {
+                    {
                       if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                         let missing2;
                         if (
                           (data2.name === undefined && (missing2 = "name")) ||
                           (data2.value === undefined && (missing2 = "value"))
                         ) {
-                          return abi.fail(f1c5a710a0d0e, "/params/argument", "required", { missingProperty: missing2 });
+                          return abi.fail(f42443dc201ed, "/params/argument", "required", { missingProperty: missing2 });
                         } else {
                           if (data2.name !== undefined) {
                             const _errs7 = errors;
                             if (typeof data2.name !== "string") {
-                              return abi.fail(f1c5a710a0d0e, "/params/argument/name", "type", { type: "string" });
+                              return abi.fail(f42443dc201ed, "/params/argument/name", "type", { type: "string" });
                             }
                             var valid2 = _errs7 === errors;
                           } else {
@@ -194,7 +194,7 @@ function f1c5a710a0d0e(data) {
                             if (data2.value !== undefined) {
                               const _errs9 = errors;
                               if (typeof data2.value !== "string") {
-                                return abi.fail(f1c5a710a0d0e, "/params/argument/value", "type", { type: "string" });
+                                return abi.fail(f42443dc201ed, "/params/argument/value", "type", { type: "string" });
                               }
                               var valid2 = _errs9 === errors;
                             } else {
@@ -203,7 +203,7 @@ function f1c5a710a0d0e(data) {
                           }
                         }
                       } else {
-                        return abi.fail(f1c5a710a0d0e, "/params/argument", "type", { type: "object" });
+                        return abi.fail(f42443dc201ed, "/params/argument", "type", { type: "object" });
                       }
                     }
                     var valid1 = _errs5 === errors;
@@ -214,18 +214,18 @@ function f1c5a710a0d0e(data) {
                     if (data1.context !== undefined) {
                       let data5 = data1.context;
                       const _errs11 = errors;
-                      if (errors === _errs11) {
+                      {
                         if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
                           if (data5.arguments !== undefined) {
                             let data6 = data5.arguments;
                             const _errs13 = errors;
-                            if (errors === _errs13) {
+                            {
                               if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
                                 for (const key0 in data6) {
                                   const _errs16 = errors;
                                   if (typeof data6[key0] !== "string") {
                                     return abi.fail(
-                                      f1c5a710a0d0e,
+                                      f42443dc201ed,
                                       "/params/context/arguments/" + abi.pointerToken(key0),
                                       "type",
                                       { type: "string" },
@@ -238,12 +238,12 @@ function f1c5a710a0d0e(data) {
                                   }
                                 }
                               } else {
-                                return abi.fail(f1c5a710a0d0e, "/params/context/arguments", "type", { type: "object" });
+                                return abi.fail(f42443dc201ed, "/params/context/arguments", "type", { type: "object" });
                               }
                             }
                           }
                         } else {
-                          return abi.fail(f1c5a710a0d0e, "/params/context", "type", { type: "object" });
+                          return abi.fail(f42443dc201ed, "/params/context", "type", { type: "object" });
                         }
                       }
                       var valid1 = _errs11 === errors;
@@ -261,16 +261,14 @@ function f1c5a710a0d0e(data) {
                           vErrors = abi.nest(vErrors, fb0e8eeade59c, "/params/ref");
                           errors = vErrors.length;
                         }
-                        var _valid0 = _errs20 === errors;
-                        valid5 = valid5 || _valid0;
+                        valid5 = _errs20 === errors;
                         if (!valid5) {
                           const _errs21 = errors;
                           if (!f6975bf43f265(data8)) {
                             vErrors = abi.nest(vErrors, f6975bf43f265, "/params/ref");
                             errors = vErrors.length;
                           }
-                          var _valid0 = _errs21 === errors;
-                          valid5 = valid5 || _valid0;
+                          valid5 = _errs21 === errors;
                         }
                         if (!valid5) {
                           vErrors = abi.issue(
@@ -282,7 +280,7 @@ function f1c5a710a0d0e(data) {
                             "must match a schema in anyOf",
                           );
                           errors++;
-                          f1c5a710a0d0e.errors = vErrors;
+                          f42443dc201ed.errors = vErrors;
                           return false;
                         } else {
                           errors = _errs19;
@@ -302,7 +300,7 @@ function f1c5a710a0d0e(data) {
                   }
                 }
               } else {
-                return abi.fail(f1c5a710a0d0e, "/params", "type", { type: "object" });
+                return abi.fail(f42443dc201ed, "/params", "type", { type: "object" });
               }
             }
             var valid0 = _errs3 === errors;
@@ -312,120 +310,106 @@ function f1c5a710a0d0e(data) {
         }
       }
     } else {
-      return abi.fail(f1c5a710a0d0e, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f42443dc201ed, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f1c5a710a0d0e.errors = vErrors;
+  f42443dc201ed.errors = vErrors;
   return errors === 0;
 }
-function f6db18252b2fa(data) {
+function f85d4ad68a848(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f1dfd64066fde(data)) {
     vErrors = abi.nest(vErrors, f1dfd64066fde, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!f74788196111b(data)) {
       vErrors = abi.nest(vErrors, f74788196111b, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f7314459d11fd(data)) {
         vErrors = abi.nest(vErrors, f7314459d11fd, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!ff950818ad647(data)) {
           vErrors = abi.nest(vErrors, ff950818ad647, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
           if (!f29bf5eb1ca06(data)) {
             vErrors = abi.nest(vErrors, f29bf5eb1ca06, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
             if (!fac9a090d9979(data)) {
               vErrors = abi.nest(vErrors, fac9a090d9979, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
               if (!f513fb1a15200(data)) {
                 vErrors = abi.nest(vErrors, f513fb1a15200, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
                 if (!f2cfa2dcef138(data)) {
                   vErrors = abi.nest(vErrors, f2cfa2dcef138, "");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
+                valid0 = _errs8 === errors;
                 if (!valid0) {
                   const _errs9 = errors;
                   if (!f9b662d232576(data)) {
                     vErrors = abi.nest(vErrors, f9b662d232576, "");
                     errors = vErrors.length;
                   }
-                  var _valid0 = _errs9 === errors;
-                  valid0 = valid0 || _valid0;
+                  valid0 = _errs9 === errors;
                   if (!valid0) {
                     const _errs10 = errors;
                     if (!f58d8f502801f(data)) {
                       vErrors = abi.nest(vErrors, f58d8f502801f, "");
                       errors = vErrors.length;
                     }
-                    var _valid0 = _errs10 === errors;
-                    valid0 = valid0 || _valid0;
+                    valid0 = _errs10 === errors;
                     if (!valid0) {
                       const _errs11 = errors;
                       if (!f56168250ac26(data)) {
                         vErrors = abi.nest(vErrors, f56168250ac26, "");
                         errors = vErrors.length;
                       }
-                      var _valid0 = _errs11 === errors;
-                      valid0 = valid0 || _valid0;
+                      valid0 = _errs11 === errors;
                       if (!valid0) {
                         const _errs12 = errors;
                         if (!f53a2af1b5a19(data)) {
                           vErrors = abi.nest(vErrors, f53a2af1b5a19, "");
                           errors = vErrors.length;
                         }
-                        var _valid0 = _errs12 === errors;
-                        valid0 = valid0 || _valid0;
+                        valid0 = _errs12 === errors;
                         if (!valid0) {
                           const _errs13 = errors;
-                          if (!f1c5a710a0d0e(data)) {
-                            vErrors = abi.nest(vErrors, f1c5a710a0d0e, "");
+                          if (!f42443dc201ed(data)) {
+                            vErrors = abi.nest(vErrors, f42443dc201ed, "");
                             errors = vErrors.length;
                           }
-                          var _valid0 = _errs13 === errors;
-                          valid0 = valid0 || _valid0;
+                          valid0 = _errs13 === errors;
                         }
                       }
                     }
@@ -441,79 +425,56 @@ function f6db18252b2fa(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f6db18252b2fa.errors = vErrors;
+    f85d4ad68a848.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f6db18252b2fa.errors = vErrors;
-  return errors === 0;
+  f85d4ad68a848.errors = null;
+  return true;
 }
-function f8ddf2cc9f0d8(data) {
+function f7202baaed6f2(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f38af6ff95c3c(data)) {
     vErrors = abi.nest(vErrors, f38af6ff95c3c, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (!ff6b8200fda40(data)) {
-      vErrors = abi.nest(vErrors, ff6b8200fda40, "");
+    if (!f38e2b3232425(data)) {
+      vErrors = abi.nest(vErrors, f38e2b3232425, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f30824c5dced2(data)) {
         vErrors = abi.nest(vErrors, f30824c5dced2, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!f0d1efda56fc9(data)) {
           vErrors = abi.nest(vErrors, f0d1efda56fc9, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
       }
     }
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f8ddf2cc9f0d8.errors = vErrors;
+    f7202baaed6f2.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f8ddf2cc9f0d8.errors = vErrors;
-  return errors === 0;
+  f7202baaed6f2.errors = null;
+  return true;
 }
-function fa5f6f1b727ef(data) {
+function f83147d46302b(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -522,7 +483,7 @@ function fa5f6f1b727ef(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fa5f6f1b727ef,
+          f83147d46302b,
           "",
           "required",
           { missingProperty: missing0 },
@@ -533,11 +494,11 @@ function fa5f6f1b727ef(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(fa5f6f1b727ef, "/method", "type", { type: "string" });
+            return abi.fail(f83147d46302b, "/method", "type", { type: "string" });
           }
           if ("sampling/createMessage" !== data0) {
             return abi.fail(
-              fa5f6f1b727ef,
+              f83147d46302b,
               "/method",
               "const",
               { allowedValue: "sampling/createMessage" },
@@ -556,16 +517,16 @@ function fa5f6f1b727ef(data) {
                   (data1.maxTokens === undefined && (missing1 = "maxTokens")) ||
                   (data1.messages === undefined && (missing1 = "messages"))
                 ) {
-                  return abi.fail(fa5f6f1b727ef, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f83147d46302b, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.includeContext !== undefined) {
                     let data2 = data1.includeContext;
                     if (typeof data2 !== "string") {
-                      return abi.fail(fa5f6f1b727ef, "/params/includeContext", "type", { type: "string" });
+                      return abi.fail(f83147d46302b, "/params/includeContext", "type", { type: "string" });
                     }
                     if (!(data2 === "allServers" || data2 === "none" || data2 === "thisServer")) {
                       return abi.fail(
-                        fa5f6f1b727ef,
+                        f83147d46302b,
                         "/params/includeContext",
                         "enum",
                         { allowedValues: f19b075cc6894 },
@@ -578,7 +539,7 @@ function fa5f6f1b727ef(data) {
                     if (data1.maxTokens !== undefined) {
                       let data3 = data1.maxTokens;
                       if (!(typeof data3 == "number" && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
-                        return abi.fail(fa5f6f1b727ef, "/params/maxTokens", "type", { type: "integer" });
+                        return abi.fail(f83147d46302b, "/params/maxTokens", "type", { type: "integer" });
                       }
                     }
                     {
@@ -588,12 +549,12 @@ function fa5f6f1b727ef(data) {
                           if (Array.isArray(data4)) {
                             const len0 = data4.length;
                             for (let i0 = 0; i0 < len0; i0++) {
-                              if (!f2b2ad386298c(data4[i0])) {
-                                return abi.failWith(fa5f6f1b727ef, f2b2ad386298c, "/params/messages/" + i0);
+                              if (!fa42572c920db(data4[i0])) {
+                                return abi.failWith(f83147d46302b, fa42572c920db, "/params/messages/" + i0);
                               }
                             }
                           } else {
-                            return abi.fail(fa5f6f1b727ef, "/params/messages", "type", { type: "array" });
+                            return abi.fail(f83147d46302b, "/params/messages", "type", { type: "array" });
                           }
                         }
                       }
@@ -603,14 +564,14 @@ function fa5f6f1b727ef(data) {
                           {
                             if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
                             } else {
-                              return abi.fail(fa5f6f1b727ef, "/params/metadata", "type", { type: "object" });
+                              return abi.fail(f83147d46302b, "/params/metadata", "type", { type: "object" });
                             }
                           }
                         }
                         {
                           if (data1.modelPreferences !== undefined) {
                             if (!f6828121ff61b(data1.modelPreferences)) {
-                              return abi.failWith(fa5f6f1b727ef, f6828121ff61b, "/params/modelPreferences");
+                              return abi.failWith(f83147d46302b, f6828121ff61b, "/params/modelPreferences");
                             }
                           }
                           {
@@ -622,7 +583,7 @@ function fa5f6f1b727ef(data) {
                                   for (let i1 = 0; i1 < len1; i1++) {
                                     if (typeof data8[i1] !== "string") {
                                       return abi.fail(
-                                        fa5f6f1b727ef,
+                                        f83147d46302b,
                                         "/params/stopSequences/" + i1,
                                         "type",
                                         { type: "string" },
@@ -631,21 +592,21 @@ function fa5f6f1b727ef(data) {
                                     }
                                   }
                                 } else {
-                                  return abi.fail(fa5f6f1b727ef, "/params/stopSequences", "type", { type: "array" });
+                                  return abi.fail(f83147d46302b, "/params/stopSequences", "type", { type: "array" });
                                 }
                               }
                             }
                             {
                               if (data1.systemPrompt !== undefined) {
                                 if (typeof data1.systemPrompt !== "string") {
-                                  return abi.fail(fa5f6f1b727ef, "/params/systemPrompt", "type", { type: "string" });
+                                  return abi.fail(f83147d46302b, "/params/systemPrompt", "type", { type: "string" });
                                 }
                               }
                               {
                                 if (data1.temperature !== undefined) {
                                   let data11 = data1.temperature;
                                   if (!(typeof data11 == "number" && isFinite(data11))) {
-                                    return abi.fail(fa5f6f1b727ef, "/params/temperature", "type", { type: "number" });
+                                    return abi.fail(f83147d46302b, "/params/temperature", "type", { type: "number" });
                                   }
                                 }
                               }
@@ -657,20 +618,20 @@ function fa5f6f1b727ef(data) {
                   }
                 }
               } else {
-                return abi.fail(fa5f6f1b727ef, "/params", "type", { type: "object" });
+                return abi.fail(f83147d46302b, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fa5f6f1b727ef, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f83147d46302b, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fa5f6f1b727ef.errors = null;
+  f83147d46302b.errors = null;
   return true;
 }
-function f36b57e1a0471(data) {
+function f31d730487cb0(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -679,7 +640,7 @@ function f36b57e1a0471(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f36b57e1a0471,
+          f31d730487cb0,
           "",
           "required",
           { missingProperty: missing0 },
@@ -690,11 +651,11 @@ function f36b57e1a0471(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(f36b57e1a0471, "/method", "type", { type: "string" });
+            return abi.fail(f31d730487cb0, "/method", "type", { type: "string" });
           }
           if ("elicitation/create" !== data0) {
             return abi.fail(
-              f36b57e1a0471,
+              f31d730487cb0,
               "/method",
               "const",
               { allowedValue: "elicitation/create" },
@@ -713,11 +674,11 @@ function f36b57e1a0471(data) {
                   (data1.message === undefined && (missing1 = "message")) ||
                   (data1.requestedSchema === undefined && (missing1 = "requestedSchema"))
                 ) {
-                  return abi.fail(f36b57e1a0471, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f31d730487cb0, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.message !== undefined) {
                     if (typeof data1.message !== "string") {
-                      return abi.fail(f36b57e1a0471, "/params/message", "type", { type: "string" });
+                      return abi.fail(f31d730487cb0, "/params/message", "type", { type: "string" });
                     }
                   }
                   {
@@ -730,7 +691,7 @@ function f36b57e1a0471(data) {
                             (data3.properties === undefined && (missing2 = "properties")) ||
                             (data3.type === undefined && (missing2 = "type"))
                           ) {
-                            return abi.fail(f36b57e1a0471, "/params/requestedSchema", "required", {
+                            return abi.fail(f31d730487cb0, "/params/requestedSchema", "required", {
                               missingProperty: missing2,
                             });
                           } else {
@@ -739,16 +700,16 @@ function f36b57e1a0471(data) {
                               {
                                 if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
                                   for (const key0 in data4) {
-                                    if (!f390a96aed373(data4[key0])) {
+                                    if (!ffb24f6f80113(data4[key0])) {
                                       return abi.failWith(
-                                        f36b57e1a0471,
-                                        f390a96aed373,
+                                        f31d730487cb0,
+                                        ffb24f6f80113,
                                         "/params/requestedSchema/properties/" + abi.pointerToken(key0),
                                       );
                                     }
                                   }
                                 } else {
-                                  return abi.fail(f36b57e1a0471, "/params/requestedSchema/properties", "type", {
+                                  return abi.fail(f31d730487cb0, "/params/requestedSchema/properties", "type", {
                                     type: "object",
                                   });
                                 }
@@ -763,7 +724,7 @@ function f36b57e1a0471(data) {
                                     for (let i0 = 0; i0 < len0; i0++) {
                                       if (typeof data6[i0] !== "string") {
                                         return abi.fail(
-                                          f36b57e1a0471,
+                                          f31d730487cb0,
                                           "/params/requestedSchema/required/" + i0,
                                           "type",
                                           { type: "string" },
@@ -772,7 +733,7 @@ function f36b57e1a0471(data) {
                                       }
                                     }
                                   } else {
-                                    return abi.fail(f36b57e1a0471, "/params/requestedSchema/required", "type", {
+                                    return abi.fail(f31d730487cb0, "/params/requestedSchema/required", "type", {
                                       type: "array",
                                     });
                                   }
@@ -782,13 +743,13 @@ function f36b57e1a0471(data) {
                                 if (data3.type !== undefined) {
                                   let data8 = data3.type;
                                   if (typeof data8 !== "string") {
-                                    return abi.fail(f36b57e1a0471, "/params/requestedSchema/type", "type", {
+                                    return abi.fail(f31d730487cb0, "/params/requestedSchema/type", "type", {
                                       type: "string",
                                     });
                                   }
                                   if ("object" !== data8) {
                                     return abi.fail(
-                                      f36b57e1a0471,
+                                      f31d730487cb0,
                                       "/params/requestedSchema/type",
                                       "const",
                                       { allowedValue: "object" },
@@ -801,24 +762,24 @@ function f36b57e1a0471(data) {
                             }
                           }
                         } else {
-                          return abi.fail(f36b57e1a0471, "/params/requestedSchema", "type", { type: "object" });
+                          return abi.fail(f31d730487cb0, "/params/requestedSchema", "type", { type: "object" });
                         }
                       }
                     }
                   }
                 }
               } else {
-                return abi.fail(f36b57e1a0471, "/params", "type", { type: "object" });
+                return abi.fail(f31d730487cb0, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f36b57e1a0471, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f31d730487cb0, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f36b57e1a0471.errors = null;
+  f31d730487cb0.errors = null;
   return true;
 }
 const f2eb2310faadb = {
@@ -947,21 +908,19 @@ function f0e1358f61b12(data) {
   f0e1358f61b12.errors = null;
   return true;
 }
-function f8ab46bbf0c95(data) {
+function f4a89fc45ecde(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f0e1358f61b12(data)) {
     vErrors = abi.nest(vErrors, f0e1358f61b12, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (errors === _errs2) {
+    {
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing0;
         if (
@@ -1029,12 +988,12 @@ function f8ab46bbf0c95(data) {
               if (data.params !== undefined) {
                 let data2 = data.params;
                 const _errs8 = errors;
-                if (errors === _errs8) {
+                {
                   if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                     if (data2._meta !== undefined) {
                       let data3 = data2._meta;
                       const _errs11 = errors;
-                      if (errors === _errs11) {
+                      {
                         if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                         } else {
                           vErrors = abi.issue(
@@ -1073,19 +1032,17 @@ function f8ab46bbf0c95(data) {
         errors++;
       }
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs14 = errors;
       if (!f40df184fca3c(data)) {
         vErrors = abi.nest(vErrors, f40df184fca3c, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs14 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs14 === errors;
       if (!valid0) {
         const _errs15 = errors;
-        if (errors === _errs15) {
+        {
           if (data && typeof data == "object" && !Array.isArray(data)) {
             let missing1;
             if (
@@ -1106,7 +1063,7 @@ function f8ab46bbf0c95(data) {
               if (data.error !== undefined) {
                 let data4 = data.error;
                 const _errs17 = errors;
-                if (errors === _errs17) {
+                {
                   if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
                     let missing2;
                     if (
@@ -1237,170 +1194,135 @@ function f8ab46bbf0c95(data) {
             errors++;
           }
         }
-        var _valid0 = _errs15 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs15 === errors;
       }
     }
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f8ab46bbf0c95.errors = vErrors;
+    f4a89fc45ecde.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f8ab46bbf0c95.errors = vErrors;
-  return errors === 0;
+  f4a89fc45ecde.errors = null;
+  return true;
 }
-function f1bb2d523b01e(data) {
+function f355e65a2e97b(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f74788196111b(data)) {
     vErrors = abi.nest(vErrors, f74788196111b, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (!fa5f6f1b727ef(data)) {
-      vErrors = abi.nest(vErrors, fa5f6f1b727ef, "");
+    if (!f83147d46302b(data)) {
+      vErrors = abi.nest(vErrors, f83147d46302b, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f4d6caec5c152(data)) {
         vErrors = abi.nest(vErrors, f4d6caec5c152, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f36b57e1a0471(data)) {
-          vErrors = abi.nest(vErrors, f36b57e1a0471, "");
+        if (!f31d730487cb0(data)) {
+          vErrors = abi.nest(vErrors, f31d730487cb0, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
       }
     }
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f1bb2d523b01e.errors = vErrors;
+    f355e65a2e97b.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f1bb2d523b01e.errors = vErrors;
-  return errors === 0;
+  f355e65a2e97b.errors = null;
+  return true;
 }
-function f070d0354494f(data) {
+function f37dd2990bb2c(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f38af6ff95c3c(data)) {
     vErrors = abi.nest(vErrors, f38af6ff95c3c, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!f43e69189aed1(data)) {
       vErrors = abi.nest(vErrors, f43e69189aed1, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f3f8f61243d3c(data)) {
         vErrors = abi.nest(vErrors, f3f8f61243d3c, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!f8765042f2846(data)) {
           vErrors = abi.nest(vErrors, f8765042f2846, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f0db4da52126e(data)) {
-            vErrors = abi.nest(vErrors, f0db4da52126e, "");
+          if (!f174387043b20(data)) {
+            vErrors = abi.nest(vErrors, f174387043b20, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
             if (!f83f1f3ff523c(data)) {
               vErrors = abi.nest(vErrors, f83f1f3ff523c, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
-              if (!fd0e37b804ba8(data)) {
-                vErrors = abi.nest(vErrors, fd0e37b804ba8, "");
+              if (!fa983e906357b(data)) {
+                vErrors = abi.nest(vErrors, fa983e906357b, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
                 if (!f4b57da500059(data)) {
                   vErrors = abi.nest(vErrors, f4b57da500059, "");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
+                valid0 = _errs8 === errors;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f497435b7ef45(data)) {
-                    vErrors = abi.nest(vErrors, f497435b7ef45, "");
+                  if (!f10f097e7eb06(data)) {
+                    vErrors = abi.nest(vErrors, f10f097e7eb06, "");
                     errors = vErrors.length;
                   }
-                  var _valid0 = _errs9 === errors;
-                  valid0 = valid0 || _valid0;
+                  valid0 = _errs9 === errors;
                   if (!valid0) {
                     const _errs10 = errors;
                     if (!fc22ea3f3b351(data)) {
                       vErrors = abi.nest(vErrors, fc22ea3f3b351, "");
                       errors = vErrors.length;
                     }
-                    var _valid0 = _errs10 === errors;
-                    valid0 = valid0 || _valid0;
+                    valid0 = _errs10 === errors;
                   }
                 }
               }
@@ -1413,28 +1335,19 @@ function f070d0354494f(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f070d0354494f.errors = vErrors;
+    f37dd2990bb2c.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f070d0354494f.errors = vErrors;
-  return errors === 0;
+  f37dd2990bb2c.errors = null;
+  return true;
 }
-export const v070d0354494f: abi.Validator = f070d0354494f;
 export const v0e1358f61b12: abi.Validator = f0e1358f61b12;
-export const v1bb2d523b01e: abi.Validator = f1bb2d523b01e;
-export const v1c5a710a0d0e: abi.Validator = f1c5a710a0d0e;
 export const v1dfd64066fde: abi.Validator = f1dfd64066fde;
-export const v36b57e1a0471: abi.Validator = f36b57e1a0471;
-export const v6db18252b2fa: abi.Validator = f6db18252b2fa;
-export const v8ab46bbf0c95: abi.Validator = f8ab46bbf0c95;
-export const v8ddf2cc9f0d8: abi.Validator = f8ddf2cc9f0d8;
-export const va5f6f1b727ef: abi.Validator = fa5f6f1b727ef;
+export const v31d730487cb0: abi.Validator = f31d730487cb0;
+export const v355e65a2e97b: abi.Validator = f355e65a2e97b;
+export const v37dd2990bb2c: abi.Validator = f37dd2990bb2c;
+export const v42443dc201ed: abi.Validator = f42443dc201ed;
+export const v4a89fc45ecde: abi.Validator = f4a89fc45ecde;
+export const v7202baaed6f2: abi.Validator = f7202baaed6f2;
+export const v83147d46302b: abi.Validator = f83147d46302b;
+export const v85d4ad68a848: abi.Validator = f85d4ad68a848;

@@ -16,7 +16,7 @@ const ffbd84b3d933b = {
   type: "object",
   $id: "mcpgen://defs/ElicitResult",
 };
-function f06f7a2e0b2c4(data) {
+function f4f0273655ed1(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -24,7 +24,7 @@ function f06f7a2e0b2c4(data) {
       let missing0;
       if (data.action === undefined && (missing0 = "action")) {
         return abi.fail(
-          f06f7a2e0b2c4,
+          f4f0273655ed1,
           "",
           "required",
           { missingProperty: missing0 },
@@ -35,10 +35,10 @@ function f06f7a2e0b2c4(data) {
         if (data._meta !== undefined) {
           let data0 = data._meta;
           const _errs1 = errors;
-          if (errors === _errs1) {
+          {
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
-              return abi.fail(f06f7a2e0b2c4, "/_meta", "type", { type: "object" });
+              return abi.fail(f4f0273655ed1, "/_meta", "type", { type: "object" });
             }
           }
           var valid0 = _errs1 === errors;
@@ -50,11 +50,11 @@ function f06f7a2e0b2c4(data) {
             let data1 = data.action;
             const _errs4 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(f06f7a2e0b2c4, "/action", "type", { type: "string" });
+              return abi.fail(f4f0273655ed1, "/action", "type", { type: "string" });
             }
             if (!(data1 === "accept" || data1 === "cancel" || data1 === "decline")) {
               return abi.fail(
-                f06f7a2e0b2c4,
+                f4f0273655ed1,
                 "/action",
                 "enum",
                 { allowedValues: ffbd84b3d933b.properties.action.enum },
@@ -70,7 +70,7 @@ function f06f7a2e0b2c4(data) {
             if (data.content !== undefined) {
               let data2 = data.content;
               const _errs6 = errors;
-              if (errors === _errs6) {
+              {
                 if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                   for (const key0 in data2) {
                     let data3 = data2[key0];
@@ -78,7 +78,7 @@ function f06f7a2e0b2c4(data) {
                     const _errs10 = errors;
                     let valid2 = false;
                     const _errs11 = errors;
-                    if (errors === _errs11) {
+                    {
                       if (Array.isArray(data3)) {
                         var valid3 = true;
                         const len0 = data3.length;
@@ -112,8 +112,7 @@ function f06f7a2e0b2c4(data) {
                         errors++;
                       }
                     }
-                    var _valid0 = _errs11 === errors;
-                    valid2 = valid2 || _valid0;
+                    valid2 = _errs11 === errors;
                     if (!valid2) {
                       const _errs15 = errors;
                       if (
@@ -131,8 +130,7 @@ function f06f7a2e0b2c4(data) {
                         );
                         errors++;
                       }
-                      var _valid0 = _errs15 === errors;
-                      valid2 = valid2 || _valid0;
+                      valid2 = _errs15 === errors;
                     }
                     if (!valid2) {
                       vErrors = abi.issue(
@@ -144,7 +142,7 @@ function f06f7a2e0b2c4(data) {
                         "must match a schema in anyOf",
                       );
                       errors++;
-                      f06f7a2e0b2c4.errors = vErrors;
+                      f4f0273655ed1.errors = vErrors;
                       return false;
                     } else {
                       errors = _errs10;
@@ -162,7 +160,7 @@ function f06f7a2e0b2c4(data) {
                     }
                   }
                 } else {
-                  return abi.fail(f06f7a2e0b2c4, "/content", "type", { type: "object" });
+                  return abi.fail(f4f0273655ed1, "/content", "type", { type: "object" });
                 }
               }
               var valid0 = _errs6 === errors;
@@ -173,13 +171,13 @@ function f06f7a2e0b2c4(data) {
         }
       }
     } else {
-      return abi.fail(f06f7a2e0b2c4, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f4f0273655ed1, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f06f7a2e0b2c4.errors = vErrors;
+  f4f0273655ed1.errors = vErrors;
   return errors === 0;
 }
-export { f06f7a2e0b2c4 };
-export const v06f7a2e0b2c4: abi.Validator = f06f7a2e0b2c4;
+export { f4f0273655ed1 };
+export const v4f0273655ed1: abi.Validator = f4f0273655ed1;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = f06f7a2e0b2c4;
+export const validate: abi.Validator = f4f0273655ed1;

@@ -2,7 +2,7 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { f2e44082b27eb } from "../../shared/validators/shared-158587c497.js";
-import { f89402f59b3aa } from "../../shared/validators/shared-8e379fb489.js";
+import { f89402f59b3aa } from "../../shared/validators/shared-49efbc4054.js";
 function f6003d6fe739f(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {

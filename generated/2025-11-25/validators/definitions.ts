@@ -3,24 +3,24 @@
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { fc22ea3f3b351 } from "../../shared/validators/CompleteResult-c22ea3f3b3.js";
 import { f30824c5dced2 } from "../../shared/validators/ListRootsResult-30824c5dce.js";
-import { f0db4da52126e } from "../../shared/validators/ReadResourceResult-0db4da5212.js";
+import { f174387043b20 } from "../../shared/validators/ReadResourceResult-174387043b.js";
 import { f9d85484c01bc, fab6fd936325e } from "../../shared/validators/definitions-b4ff771a19.js";
 import { f40df184fca3c } from "../../shared/validators/definitions-f5053d3a3d.js";
 import { f561cc2318b77 } from "../../shared/validators/params.ping-561cc2318b.js";
 import { f38af6ff95c3c } from "../../shared/validators/shared-165f716fde.js";
-import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-28b595b78f.js";
 import { fbc23760306b3 } from "../../shared/validators/shared-85ed35f1e9.js";
+import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-ed4507d350.js";
 import { fe727f0bb4b6c } from "./CallToolRequestParams.js";
-import { fbdd929684802 } from "./CallToolResult.js";
+import { f10a9c8690ef1 } from "./CallToolResult.js";
 import { f55b405f5a667 } from "./CancelTaskResult.js";
 import { f97ba35a362b3 } from "./CancelledNotificationParams.js";
-import { f0e3f3aed9a83 } from "./CompleteRequestParams.js";
-import { fa87c5cb14215 } from "./CreateMessageRequestParams.js";
-import { fca4cb9105685 } from "./CreateMessageResult.js";
-import { f27a85c7b7079, fe9c74ef7e92d } from "./ElicitRequestParams.js";
-import { f06f7a2e0b2c4 } from "./ElicitResult.js";
+import { f7dc0b7ae83f8 } from "./CompleteRequestParams.js";
+import { f21bb5f26f6d1 } from "./CreateMessageRequestParams.js";
+import { ff54a5585842a } from "./CreateMessageResult.js";
+import { fd91adb79f459, fe9c74ef7e92d } from "./ElicitRequestParams.js";
+import { f4f0273655ed1 } from "./ElicitResult.js";
 import { ffbb385f0027e } from "./GetPromptRequestParams.js";
-import { f9051c71c8c0b } from "./GetPromptResult.js";
+import { fabb7c35e843f } from "./GetPromptResult.js";
 import { f7b524480c76c } from "./InitializeRequestParams.js";
 import { fb9883fc81b5a } from "./InitializeResult.js";
 import { f499f561c2de5 } from "./ListPromptsResult.js";
@@ -36,7 +36,7 @@ import { f3d8e5e6ce3b5 } from "./ResourceUpdatedNotificationParams.js";
 import { f498f8a4f0980 } from "./SetLevelRequestParams.js";
 import { f9525d975e3b6 } from "./TaskStatusNotificationParams.js";
 import { f02d779ceb189 } from "./shared-4a63425e83.js";
-import { f9b473784c3fa } from "./shared-924ff1338b.js";
+import { f9b473784c3fa } from "./shared-5cfd3f2a4a.js";
 function f540b275b675d(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -534,50 +534,44 @@ function f84cfb9579dd1(data) {
   f84cfb9579dd1.errors = null;
   return true;
 }
-function f95bde1daf1be(data) {
+function f2d815d991e7e(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!fdf266f66c006(data)) {
     vErrors = abi.nest(vErrors, fdf266f66c006, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!f79afb50cf142(data)) {
       vErrors = abi.nest(vErrors, f79afb50cf142, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f70d9f23b008d(data)) {
         vErrors = abi.nest(vErrors, f70d9f23b008d, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!f8ce2f0dff1e7(data)) {
           vErrors = abi.nest(vErrors, f8ce2f0dff1e7, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
           if (!f84cfb9579dd1(data)) {
             vErrors = abi.nest(vErrors, f84cfb9579dd1, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
         }
       }
     }
@@ -585,20 +579,11 @@ function f95bde1daf1be(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f95bde1daf1be.errors = vErrors;
+    f2d815d991e7e.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f95bde1daf1be.errors = vErrors;
-  return errors === 0;
+  f2d815d991e7e.errors = null;
+  return true;
 }
 function fe5eaa4212cb8(data) {
   {
@@ -1672,7 +1657,7 @@ function fa5830dae6968(data) {
   fa5830dae6968.errors = null;
   return true;
 }
-function f4a0a7cd3d5f4(data) {
+function f2cedf208358f(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1683,7 +1668,7 @@ function f4a0a7cd3d5f4(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f4a0a7cd3d5f4,
+          f2cedf208358f,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1693,18 +1678,18 @@ function f4a0a7cd3d5f4(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f4a0a7cd3d5f4, fbcbd6dea190a, "/id");
+            return abi.failWith(f2cedf208358f, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f4a0a7cd3d5f4, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f2cedf208358f, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f4a0a7cd3d5f4,
+                f2cedf208358f,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1717,11 +1702,11 @@ function f4a0a7cd3d5f4(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f4a0a7cd3d5f4, "/method", "type", { type: "string" });
+                return abi.fail(f2cedf208358f, "/method", "type", { type: "string" });
               }
               if ("completion/complete" !== data2) {
                 return abi.fail(
-                  f4a0a7cd3d5f4,
+                  f2cedf208358f,
                   "/method",
                   "const",
                   { allowedValue: "completion/complete" },
@@ -1732,8 +1717,8 @@ function f4a0a7cd3d5f4(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f0e3f3aed9a83(data.params)) {
-                  return abi.failWith(f4a0a7cd3d5f4, f0e3f3aed9a83, "/params");
+                if (!f7dc0b7ae83f8(data.params)) {
+                  return abi.failWith(f2cedf208358f, f7dc0b7ae83f8, "/params");
                 }
               }
             }
@@ -1741,152 +1726,134 @@ function f4a0a7cd3d5f4(data) {
         }
       }
     } else {
-      return abi.fail(f4a0a7cd3d5f4, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f2cedf208358f, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f4a0a7cd3d5f4.errors = null;
+  f2cedf208358f.errors = null;
   return true;
 }
-function fa4dfbc796ecd(data) {
+function f1c758cbbc9d2(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!fe5eaa4212cb8(data)) {
     vErrors = abi.nest(vErrors, fe5eaa4212cb8, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!f91227754b0e5(data)) {
       vErrors = abi.nest(vErrors, f91227754b0e5, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f47787917a31b(data)) {
         vErrors = abi.nest(vErrors, f47787917a31b, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!f18eaa696f604(data)) {
           vErrors = abi.nest(vErrors, f18eaa696f604, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
           if (!fe5b398946b4b(data)) {
             vErrors = abi.nest(vErrors, fe5b398946b4b, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
             if (!f116e0b024631(data)) {
               vErrors = abi.nest(vErrors, f116e0b024631, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
               if (!f654909b2876a(data)) {
                 vErrors = abi.nest(vErrors, f654909b2876a, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
                 if (!fffe4b98b2cda(data)) {
                   vErrors = abi.nest(vErrors, fffe4b98b2cda, "");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
+                valid0 = _errs8 === errors;
                 if (!valid0) {
                   const _errs9 = errors;
                   if (!f16d9c783131d(data)) {
                     vErrors = abi.nest(vErrors, f16d9c783131d, "");
                     errors = vErrors.length;
                   }
-                  var _valid0 = _errs9 === errors;
-                  valid0 = valid0 || _valid0;
+                  valid0 = _errs9 === errors;
                   if (!valid0) {
                     const _errs10 = errors;
                     if (!fd96df64a2697(data)) {
                       vErrors = abi.nest(vErrors, fd96df64a2697, "");
                       errors = vErrors.length;
                     }
-                    var _valid0 = _errs10 === errors;
-                    valid0 = valid0 || _valid0;
+                    valid0 = _errs10 === errors;
                     if (!valid0) {
                       const _errs11 = errors;
                       if (!f540b275b675d(data)) {
                         vErrors = abi.nest(vErrors, f540b275b675d, "");
                         errors = vErrors.length;
                       }
-                      var _valid0 = _errs11 === errors;
-                      valid0 = valid0 || _valid0;
+                      valid0 = _errs11 === errors;
                       if (!valid0) {
                         const _errs12 = errors;
                         if (!fb05641b4f51a(data)) {
                           vErrors = abi.nest(vErrors, fb05641b4f51a, "");
                           errors = vErrors.length;
                         }
-                        var _valid0 = _errs12 === errors;
-                        valid0 = valid0 || _valid0;
+                        valid0 = _errs12 === errors;
                         if (!valid0) {
                           const _errs13 = errors;
                           if (!fe8c5612f746e(data)) {
                             vErrors = abi.nest(vErrors, fe8c5612f746e, "");
                             errors = vErrors.length;
                           }
-                          var _valid0 = _errs13 === errors;
-                          valid0 = valid0 || _valid0;
+                          valid0 = _errs13 === errors;
                           if (!valid0) {
                             const _errs14 = errors;
                             if (!f4047c3ea661a(data)) {
                               vErrors = abi.nest(vErrors, f4047c3ea661a, "");
                               errors = vErrors.length;
                             }
-                            var _valid0 = _errs14 === errors;
-                            valid0 = valid0 || _valid0;
+                            valid0 = _errs14 === errors;
                             if (!valid0) {
                               const _errs15 = errors;
                               if (!f0b3ca2e6a3eb(data)) {
                                 vErrors = abi.nest(vErrors, f0b3ca2e6a3eb, "");
                                 errors = vErrors.length;
                               }
-                              var _valid0 = _errs15 === errors;
-                              valid0 = valid0 || _valid0;
+                              valid0 = _errs15 === errors;
                               if (!valid0) {
                                 const _errs16 = errors;
                                 if (!fa5830dae6968(data)) {
                                   vErrors = abi.nest(vErrors, fa5830dae6968, "");
                                   errors = vErrors.length;
                                 }
-                                var _valid0 = _errs16 === errors;
-                                valid0 = valid0 || _valid0;
+                                valid0 = _errs16 === errors;
                                 if (!valid0) {
                                   const _errs17 = errors;
-                                  if (!f4a0a7cd3d5f4(data)) {
-                                    vErrors = abi.nest(vErrors, f4a0a7cd3d5f4, "");
+                                  if (!f2cedf208358f(data)) {
+                                    vErrors = abi.nest(vErrors, f2cedf208358f, "");
                                     errors = vErrors.length;
                                   }
-                                  var _valid0 = _errs17 === errors;
-                                  valid0 = valid0 || _valid0;
+                                  valid0 = _errs17 === errors;
                                 }
                               }
                             }
@@ -1906,89 +1873,71 @@ function fa4dfbc796ecd(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fa4dfbc796ecd.errors = vErrors;
+    f1c758cbbc9d2.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  fa4dfbc796ecd.errors = vErrors;
-  return errors === 0;
+  f1c758cbbc9d2.errors = null;
+  return true;
 }
-function ff40ac6ed1900(data) {
+function f81a06afd623c(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f38af6ff95c3c(data)) {
     vErrors = abi.nest(vErrors, f38af6ff95c3c, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!f55b405f5a667(data)) {
       vErrors = abi.nest(vErrors, f55b405f5a667, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f38af6ff95c3c(data)) {
         vErrors = abi.nest(vErrors, f38af6ff95c3c, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!f55b405f5a667(data)) {
           vErrors = abi.nest(vErrors, f55b405f5a667, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
           if (!f7e8875da7c19(data)) {
             vErrors = abi.nest(vErrors, f7e8875da7c19, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
-            if (!fca4cb9105685(data)) {
-              vErrors = abi.nest(vErrors, fca4cb9105685, "");
+            if (!ff54a5585842a(data)) {
+              vErrors = abi.nest(vErrors, ff54a5585842a, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
               if (!f30824c5dced2(data)) {
                 vErrors = abi.nest(vErrors, f30824c5dced2, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f06f7a2e0b2c4(data)) {
-                  vErrors = abi.nest(vErrors, f06f7a2e0b2c4, "");
+                if (!f4f0273655ed1(data)) {
+                  vErrors = abi.nest(vErrors, f4f0273655ed1, "");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
+                valid0 = _errs8 === errors;
               }
             }
           }
@@ -1999,22 +1948,13 @@ function ff40ac6ed1900(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    ff40ac6ed1900.errors = vErrors;
+    f81a06afd623c.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  ff40ac6ed1900.errors = vErrors;
-  return errors === 0;
+  f81a06afd623c.errors = null;
+  return true;
 }
-function f3e81e7891841(data) {
+function f8a4fd95a8e92(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2025,7 +1965,7 @@ function f3e81e7891841(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f3e81e7891841,
+          f8a4fd95a8e92,
           "",
           "required",
           { missingProperty: missing0 },
@@ -2035,18 +1975,18 @@ function f3e81e7891841(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f3e81e7891841, fbcbd6dea190a, "/id");
+            return abi.failWith(f8a4fd95a8e92, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f3e81e7891841, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f8a4fd95a8e92, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f3e81e7891841,
+                f8a4fd95a8e92,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -2059,11 +1999,11 @@ function f3e81e7891841(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f3e81e7891841, "/method", "type", { type: "string" });
+                return abi.fail(f8a4fd95a8e92, "/method", "type", { type: "string" });
               }
               if ("sampling/createMessage" !== data2) {
                 return abi.fail(
-                  f3e81e7891841,
+                  f8a4fd95a8e92,
                   "/method",
                   "const",
                   { allowedValue: "sampling/createMessage" },
@@ -2074,8 +2014,8 @@ function f3e81e7891841(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fa87c5cb14215(data.params)) {
-                  return abi.failWith(f3e81e7891841, fa87c5cb14215, "/params");
+                if (!f21bb5f26f6d1(data.params)) {
+                  return abi.failWith(f8a4fd95a8e92, f21bb5f26f6d1, "/params");
                 }
               }
             }
@@ -2083,10 +2023,10 @@ function f3e81e7891841(data) {
         }
       }
     } else {
-      return abi.fail(f3e81e7891841, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f8a4fd95a8e92, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f3e81e7891841.errors = null;
+  f8a4fd95a8e92.errors = null;
   return true;
 }
 function fe0a7572411ed(data) {
@@ -2120,7 +2060,7 @@ function fe0a7572411ed(data) {
   fe0a7572411ed.errors = null;
   return true;
 }
-function f2801042661d3(data) {
+function f764ff8bcd8e4(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2131,7 +2071,7 @@ function f2801042661d3(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f2801042661d3,
+          f764ff8bcd8e4,
           "",
           "required",
           { missingProperty: missing0 },
@@ -2141,18 +2081,18 @@ function f2801042661d3(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f2801042661d3, fbcbd6dea190a, "/id");
+            return abi.failWith(f764ff8bcd8e4, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f2801042661d3, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f764ff8bcd8e4, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f2801042661d3,
+                f764ff8bcd8e4,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -2165,11 +2105,11 @@ function f2801042661d3(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f2801042661d3, "/method", "type", { type: "string" });
+                return abi.fail(f764ff8bcd8e4, "/method", "type", { type: "string" });
               }
               if ("elicitation/create" !== data2) {
                 return abi.fail(
-                  f2801042661d3,
+                  f764ff8bcd8e4,
                   "/method",
                   "const",
                   { allowedValue: "elicitation/create" },
@@ -2180,8 +2120,8 @@ function f2801042661d3(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f27a85c7b7079(data.params)) {
-                  return abi.failWith(f2801042661d3, f27a85c7b7079, "/params");
+                if (!fd91adb79f459(data.params)) {
+                  return abi.failWith(f764ff8bcd8e4, fd91adb79f459, "/params");
                 }
               }
             }
@@ -2189,10 +2129,10 @@ function f2801042661d3(data) {
         }
       }
     } else {
-      return abi.fail(f2801042661d3, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f764ff8bcd8e4, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f2801042661d3.errors = null;
+  f764ff8bcd8e4.errors = null;
   return true;
 }
 function fb64783fa4295(data) {
@@ -2276,21 +2216,19 @@ function fb64783fa4295(data) {
   fb64783fa4295.errors = null;
   return true;
 }
-function f481843064063(data) {
+function fe0476890b6ba(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!fab6fd936325e(data)) {
     vErrors = abi.nest(vErrors, fab6fd936325e, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (errors === _errs2) {
+    {
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing0;
         if (
@@ -2358,7 +2296,7 @@ function f481843064063(data) {
               if (data.params !== undefined) {
                 let data2 = data.params;
                 const _errs8 = errors;
-                if (errors === _errs8) {
+                {
                   if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                   } else {
                     vErrors = abi.issue(
@@ -2384,19 +2322,17 @@ function f481843064063(data) {
         errors++;
       }
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs11 = errors;
       if (!f40df184fca3c(data)) {
         vErrors = abi.nest(vErrors, f40df184fca3c, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs11 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs11 === errors;
       if (!valid0) {
         const _errs12 = errors;
-        if (errors === _errs12) {
+        {
           if (data && typeof data == "object" && !Array.isArray(data)) {
             let missing1;
             if (
@@ -2416,7 +2352,7 @@ function f481843064063(data) {
               if (data.error !== undefined) {
                 let data3 = data.error;
                 const _errs14 = errors;
-                if (errors === _errs14) {
+                {
                   if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                     let missing2;
                     if (
@@ -2547,44 +2483,32 @@ function f481843064063(data) {
             errors++;
           }
         }
-        var _valid0 = _errs12 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs12 === errors;
       }
     }
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f481843064063.errors = vErrors;
+    fe0476890b6ba.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f481843064063.errors = vErrors;
-  return errors === 0;
+  fe0476890b6ba.errors = null;
+  return true;
 }
-function fe9aeaab60fa3(data) {
+function fae9bf71bd099(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f40df184fca3c(data)) {
     vErrors = abi.nest(vErrors, f40df184fca3c, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (errors === _errs2) {
+    {
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing0;
         if (
@@ -2604,7 +2528,7 @@ function fe9aeaab60fa3(data) {
           if (data.error !== undefined) {
             let data0 = data.error;
             const _errs4 = errors;
-            if (errors === _errs4) {
+            {
               if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
                 let missing1;
                 if (
@@ -2735,26 +2659,16 @@ function fe9aeaab60fa3(data) {
         errors++;
       }
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fe9aeaab60fa3.errors = vErrors;
+    fae9bf71bd099.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  fe9aeaab60fa3.errors = vErrors;
-  return errors === 0;
+  fae9bf71bd099.errors = null;
+  return true;
 }
 function f8e26f16bdc2b(data) {
   {
@@ -3211,82 +3125,72 @@ function fe90a10a6c7ec(data) {
   fe90a10a6c7ec.errors = null;
   return true;
 }
-function f986b39e94691(data) {
+function fe73f67832ef9(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!fdf266f66c006(data)) {
     vErrors = abi.nest(vErrors, fdf266f66c006, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!f70d9f23b008d(data)) {
       vErrors = abi.nest(vErrors, f70d9f23b008d, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!fc925a7512879(data)) {
         vErrors = abi.nest(vErrors, fc925a7512879, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!f42737f1bb583(data)) {
           vErrors = abi.nest(vErrors, f42737f1bb583, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
           if (!f82b953ad5d38(data)) {
             vErrors = abi.nest(vErrors, f82b953ad5d38, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
             if (!fe90a10a6c7ec(data)) {
               vErrors = abi.nest(vErrors, fe90a10a6c7ec, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
               if (!f8ce2f0dff1e7(data)) {
                 vErrors = abi.nest(vErrors, f8ce2f0dff1e7, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
                 if (!f057d20e333a4(data)) {
                   vErrors = abi.nest(vErrors, f057d20e333a4, "");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
+                valid0 = _errs8 === errors;
                 if (!valid0) {
                   const _errs9 = errors;
                   if (!fb64783fa4295(data)) {
                     vErrors = abi.nest(vErrors, fb64783fa4295, "");
                     errors = vErrors.length;
                   }
-                  var _valid0 = _errs9 === errors;
-                  valid0 = valid0 || _valid0;
+                  valid0 = _errs9 === errors;
                 }
               }
             }
@@ -3298,89 +3202,71 @@ function f986b39e94691(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f986b39e94691.errors = vErrors;
+    fe73f67832ef9.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f986b39e94691.errors = vErrors;
-  return errors === 0;
+  fe73f67832ef9.errors = null;
+  return true;
 }
-function f089f715d8713(data) {
+function f561162f34d7a(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f91227754b0e5(data)) {
     vErrors = abi.nest(vErrors, f91227754b0e5, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!fb05641b4f51a(data)) {
       vErrors = abi.nest(vErrors, fb05641b4f51a, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!fe8c5612f746e(data)) {
         vErrors = abi.nest(vErrors, fe8c5612f746e, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!f4047c3ea661a(data)) {
           vErrors = abi.nest(vErrors, f4047c3ea661a, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
           if (!f0b3ca2e6a3eb(data)) {
             vErrors = abi.nest(vErrors, f0b3ca2e6a3eb, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f3e81e7891841(data)) {
-              vErrors = abi.nest(vErrors, f3e81e7891841, "");
+            if (!f8a4fd95a8e92(data)) {
+              vErrors = abi.nest(vErrors, f8a4fd95a8e92, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
               if (!f8e26f16bdc2b(data)) {
                 vErrors = abi.nest(vErrors, f8e26f16bdc2b, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f2801042661d3(data)) {
-                  vErrors = abi.nest(vErrors, f2801042661d3, "");
+                if (!f764ff8bcd8e4(data)) {
+                  vErrors = abi.nest(vErrors, f764ff8bcd8e4, "");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
+                valid0 = _errs8 === errors;
               }
             }
           }
@@ -3391,137 +3277,113 @@ function f089f715d8713(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f089f715d8713.errors = vErrors;
+    f561162f34d7a.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f089f715d8713.errors = vErrors;
-  return errors === 0;
+  f561162f34d7a.errors = null;
+  return true;
 }
-function f437e4278e322(data) {
+function f1a763024b4e1(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f38af6ff95c3c(data)) {
     vErrors = abi.nest(vErrors, f38af6ff95c3c, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!fb9883fc81b5a(data)) {
       vErrors = abi.nest(vErrors, fb9883fc81b5a, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f55a6098ecf98(data)) {
         vErrors = abi.nest(vErrors, f55a6098ecf98, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!f8f993cdd7c80(data)) {
           vErrors = abi.nest(vErrors, f8f993cdd7c80, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f0db4da52126e(data)) {
-            vErrors = abi.nest(vErrors, f0db4da52126e, "");
+          if (!f174387043b20(data)) {
+            vErrors = abi.nest(vErrors, f174387043b20, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
             if (!f499f561c2de5(data)) {
               vErrors = abi.nest(vErrors, f499f561c2de5, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f9051c71c8c0b(data)) {
-                vErrors = abi.nest(vErrors, f9051c71c8c0b, "");
+              if (!fabb7c35e843f(data)) {
+                vErrors = abi.nest(vErrors, fabb7c35e843f, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
                 if (!ffa4fc2153fe2(data)) {
                   vErrors = abi.nest(vErrors, ffa4fc2153fe2, "");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
+                valid0 = _errs8 === errors;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!fbdd929684802(data)) {
-                    vErrors = abi.nest(vErrors, fbdd929684802, "");
+                  if (!f10a9c8690ef1(data)) {
+                    vErrors = abi.nest(vErrors, f10a9c8690ef1, "");
                     errors = vErrors.length;
                   }
-                  var _valid0 = _errs9 === errors;
-                  valid0 = valid0 || _valid0;
+                  valid0 = _errs9 === errors;
                   if (!valid0) {
                     const _errs10 = errors;
                     if (!f55b405f5a667(data)) {
                       vErrors = abi.nest(vErrors, f55b405f5a667, "");
                       errors = vErrors.length;
                     }
-                    var _valid0 = _errs10 === errors;
-                    valid0 = valid0 || _valid0;
+                    valid0 = _errs10 === errors;
                     if (!valid0) {
                       const _errs11 = errors;
                       if (!f38af6ff95c3c(data)) {
                         vErrors = abi.nest(vErrors, f38af6ff95c3c, "");
                         errors = vErrors.length;
                       }
-                      var _valid0 = _errs11 === errors;
-                      valid0 = valid0 || _valid0;
+                      valid0 = _errs11 === errors;
                       if (!valid0) {
                         const _errs12 = errors;
                         if (!f55b405f5a667(data)) {
                           vErrors = abi.nest(vErrors, f55b405f5a667, "");
                           errors = vErrors.length;
                         }
-                        var _valid0 = _errs12 === errors;
-                        valid0 = valid0 || _valid0;
+                        valid0 = _errs12 === errors;
                         if (!valid0) {
                           const _errs13 = errors;
                           if (!f7e8875da7c19(data)) {
                             vErrors = abi.nest(vErrors, f7e8875da7c19, "");
                             errors = vErrors.length;
                           }
-                          var _valid0 = _errs13 === errors;
-                          valid0 = valid0 || _valid0;
+                          valid0 = _errs13 === errors;
                           if (!valid0) {
                             const _errs14 = errors;
                             if (!fc22ea3f3b351(data)) {
                               vErrors = abi.nest(vErrors, fc22ea3f3b351, "");
                               errors = vErrors.length;
                             }
-                            var _valid0 = _errs14 === errors;
-                            valid0 = valid0 || _valid0;
+                            valid0 = _errs14 === errors;
                           }
                         }
                       }
@@ -3538,20 +3400,11 @@ function f437e4278e322(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f437e4278e322.errors = vErrors;
+    f1a763024b4e1.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f437e4278e322.errors = vErrors;
-  return errors === 0;
+  f1a763024b4e1.errors = null;
+  return true;
 }
 function f4b3fd55b3461(data) {
   {
@@ -3723,45 +3576,45 @@ function f9a94cd1d2a10(data) {
   return true;
 }
 export const v057d20e333a4: abi.Validator = f057d20e333a4;
-export const v089f715d8713: abi.Validator = f089f715d8713;
 export const v0b3ca2e6a3eb: abi.Validator = f0b3ca2e6a3eb;
 export const v116e0b024631: abi.Validator = f116e0b024631;
 export const v16d9c783131d: abi.Validator = f16d9c783131d;
 export const v18eaa696f604: abi.Validator = f18eaa696f604;
-export const v2801042661d3: abi.Validator = f2801042661d3;
-export const v3e81e7891841: abi.Validator = f3e81e7891841;
+export const v1a763024b4e1: abi.Validator = f1a763024b4e1;
+export const v1c758cbbc9d2: abi.Validator = f1c758cbbc9d2;
+export const v2cedf208358f: abi.Validator = f2cedf208358f;
+export const v2d815d991e7e: abi.Validator = f2d815d991e7e;
 export const v4047c3ea661a: abi.Validator = f4047c3ea661a;
 export const v42737f1bb583: abi.Validator = f42737f1bb583;
-export const v437e4278e322: abi.Validator = f437e4278e322;
 export const v47787917a31b: abi.Validator = f47787917a31b;
-export const v481843064063: abi.Validator = f481843064063;
-export const v4a0a7cd3d5f4: abi.Validator = f4a0a7cd3d5f4;
 export const v4b3fd55b3461: abi.Validator = f4b3fd55b3461;
 export const v540b275b675d: abi.Validator = f540b275b675d;
+export const v561162f34d7a: abi.Validator = f561162f34d7a;
 export const v654909b2876a: abi.Validator = f654909b2876a;
 export const v70d9f23b008d: abi.Validator = f70d9f23b008d;
+export const v764ff8bcd8e4: abi.Validator = f764ff8bcd8e4;
 export const v79afb50cf142: abi.Validator = f79afb50cf142;
+export const v81a06afd623c: abi.Validator = f81a06afd623c;
 export const v82b953ad5d38: abi.Validator = f82b953ad5d38;
 export const v84cfb9579dd1: abi.Validator = f84cfb9579dd1;
+export const v8a4fd95a8e92: abi.Validator = f8a4fd95a8e92;
 export const v8ce2f0dff1e7: abi.Validator = f8ce2f0dff1e7;
 export const v8e26f16bdc2b: abi.Validator = f8e26f16bdc2b;
 export const v91227754b0e5: abi.Validator = f91227754b0e5;
-export const v95bde1daf1be: abi.Validator = f95bde1daf1be;
-export const v986b39e94691: abi.Validator = f986b39e94691;
 export const v9a94cd1d2a10: abi.Validator = f9a94cd1d2a10;
-export const va4dfbc796ecd: abi.Validator = fa4dfbc796ecd;
 export const va5830dae6968: abi.Validator = fa5830dae6968;
+export const vae9bf71bd099: abi.Validator = fae9bf71bd099;
 export const vb05641b4f51a: abi.Validator = fb05641b4f51a;
 export const vb64783fa4295: abi.Validator = fb64783fa4295;
 export const vc925a7512879: abi.Validator = fc925a7512879;
 export const vd96df64a2697: abi.Validator = fd96df64a2697;
 export const vde5267d92446: abi.Validator = fde5267d92446;
 export const vdf266f66c006: abi.Validator = fdf266f66c006;
+export const ve0476890b6ba: abi.Validator = fe0476890b6ba;
 export const ve0a7572411ed: abi.Validator = fe0a7572411ed;
 export const ve5b398946b4b: abi.Validator = fe5b398946b4b;
 export const ve5eaa4212cb8: abi.Validator = fe5eaa4212cb8;
+export const ve73f67832ef9: abi.Validator = fe73f67832ef9;
 export const ve8c5612f746e: abi.Validator = fe8c5612f746e;
 export const ve90a10a6c7ec: abi.Validator = fe90a10a6c7ec;
-export const ve9aeaab60fa3: abi.Validator = fe9aeaab60fa3;
-export const vf40ac6ed1900: abi.Validator = ff40ac6ed1900;
 export const vffe4b98b2cda: abi.Validator = fffe4b98b2cda;

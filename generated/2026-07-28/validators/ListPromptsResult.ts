@@ -2,10 +2,10 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { f2e44082b27eb } from "../../shared/validators/shared-158587c497.js";
-import { f89402f59b3aa } from "../../shared/validators/shared-8e379fb489.js";
-import { f99f4f5c25990 } from "./shared-07813194c5.js";
-import { f48c265d27eb8 } from "./shared-c4dc26bcc7.js";
-import { f65dd39ae5022 } from "./shared-f21dde4133.js";
+import { f89402f59b3aa } from "../../shared/validators/shared-49efbc4054.js";
+import { f65dd39ae5022 } from "./shared-05439f3b71.js";
+import { f99f4f5c25990 } from "./shared-6b18de2d9f.js";
+import { f48c265d27eb8 } from "./shared-71897725cb.js";
 function feb5966746038(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {

@@ -2,7 +2,7 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { f8cdfd9830830 } from "./shared-45f6ed8417.js";
-import { f9425ae1448d8 } from "./shared-b2618b3cc1.js";
+import { f9425ae1448d8 } from "./shared-6c011d5516.js";
 function fbb228a471470(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {

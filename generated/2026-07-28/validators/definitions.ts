@@ -2,43 +2,44 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { f9d85484c01bc, fab6fd936325e } from "../../shared/validators/definitions-b4ff771a19.js";
-import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-28b595b78f.js";
-import { f4d02f695c36b } from "../../shared/validators/shared-3b2ea758b7.js";
-import { f8556b33dae27 } from "../../shared/validators/shared-bf1c7b68c1.js";
+import { f8556b33dae27 } from "../../shared/validators/shared-28504968e7.js";
+import { f6975bf43f265 } from "../../shared/validators/shared-670270c608.js";
+import { fb0e8eeade59c } from "../../shared/validators/shared-7eb29d0a04.js";
+import { f2d51e413a1b2 } from "../../shared/validators/shared-d50d28aaa6.js";
+import { f4d02f695c36b } from "../../shared/validators/shared-de78a239ea.js";
+import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-ed4507d350.js";
+import { fab583cb9f1a7 } from "../../shared/validators/shared-f65604adec.js";
 import { f7fc70e1ebed4 } from "./CancelledNotificationParams.js";
-import { fbbe53ad46b46 } from "./CompleteRequestParams.js";
 import { f04a1fca6ebfd } from "./CompleteResult.js";
-import { f98a3a67e9e27 } from "./DiscoverResult.js";
+import { f221f8b32756d } from "./DiscoverResult.js";
 import { f9f7f028be2c8 } from "./ListPromptsResult.js";
 import { fcd09eb07fe90 } from "./ListResourceTemplatesResult.js";
 import { fecfc0c911721 } from "./ListResourcesResult.js";
 import { fe06b63cb6293 } from "./ListToolsResult.js";
 import { f2b10ffcbb017 } from "./LoggingMessageNotificationParams.js";
 import { f3cd59203eb51 } from "./NotificationParams.js";
-import { f3eb416e8a390 } from "./PaginatedRequestParams.js";
 import { f0d199e1ea6e8 } from "./ProgressNotificationParams.js";
-import { fc3c4267e879c } from "./RequestParams.js";
 import { f26b7b89c1d28 } from "./ResourceUpdatedNotificationParams.js";
 import { fbb228a471470 } from "./SubscriptionsAcknowledgedNotificationParams.js";
-import { fa93dd0ec4f36 } from "./SubscriptionsListenRequestParams.js";
 import { ff255483b2406 } from "./SubscriptionsListenResult.js";
-import { f6c07b099180e } from "./result.prompts.get.js";
-import { f2501db4834d3 } from "./result.resources.read.js";
-import { f285e52a2767a } from "./result.tools.call.js";
-import { f99f4f5c25990 } from "./shared-07813194c5.js";
+import { f0d6e6e260eb2 } from "./result.prompts.get.js";
+import { f262b4342c1ac } from "./result.resources.read.js";
+import { f0f23741e29cb } from "./result.tools.call.js";
+import { fa65afbf4378f } from "./shared-02adef9af3.js";
+import { f65dd39ae5022 } from "./shared-05439f3b71.js";
+import { fe3fc3d439fa4 } from "./shared-393bcee842.js";
 import {
   f0182d2e001f6,
-  f3f70e895861c,
-  f3fff2afd66e9,
+  f0aee0e6f034e,
+  f0f9f7a9b2bc8,
   f71c2ffc5485a,
-  f8e4e40a7fe69,
+  f933769aefda0,
   fbaf8827d2935,
   ffc2bd355697d,
-} from "./shared-51f19ac575.js";
-import { f810fcb5b3008, fc4c6e1398945 } from "./shared-ba2db648e2.js";
-import { f48c265d27eb8 } from "./shared-c4dc26bcc7.js";
-import { f65dd39ae5022 } from "./shared-f21dde4133.js";
-import { fb620de68c3b2 } from "./shared-fbd40be1bc.js";
+} from "./shared-523fac7612.js";
+import { f99f4f5c25990 } from "./shared-6b18de2d9f.js";
+import { f9425ae1448d8 } from "./shared-6c011d5516.js";
+import { f48c265d27eb8 } from "./shared-71897725cb.js";
 function f76fee29e5a9b(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -96,7 +97,62 @@ function f76fee29e5a9b(data) {
   f76fee29e5a9b.errors = null;
   return true;
 }
-function f1e9acdc38a68(data) {
+function fbd2a41bc3207(data) {
+  {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (
+        (data["io.modelcontextprotocol/clientCapabilities"] === undefined &&
+          (missing0 = "io.modelcontextprotocol/clientCapabilities")) ||
+        (data["io.modelcontextprotocol/protocolVersion"] === undefined &&
+          (missing0 = "io.modelcontextprotocol/protocolVersion"))
+      ) {
+        return abi.fail(fbd2a41bc3207, "", "required", { missingProperty: missing0 });
+      } else {
+        if (data["io.modelcontextprotocol/clientCapabilities"] !== undefined) {
+          if (!fe3fc3d439fa4(data["io.modelcontextprotocol/clientCapabilities"])) {
+            return abi.failWith(fbd2a41bc3207, fe3fc3d439fa4, "/io.modelcontextprotocol~1clientCapabilities");
+          }
+        }
+        {
+          if (data["io.modelcontextprotocol/clientInfo"] !== undefined) {
+            if (!fab583cb9f1a7(data["io.modelcontextprotocol/clientInfo"])) {
+              return abi.failWith(fbd2a41bc3207, fab583cb9f1a7, "/io.modelcontextprotocol~1clientInfo");
+            }
+          }
+          {
+            if (data["io.modelcontextprotocol/logLevel"] !== undefined) {
+              if (!f2d51e413a1b2(data["io.modelcontextprotocol/logLevel"])) {
+                return abi.failWith(fbd2a41bc3207, f2d51e413a1b2, "/io.modelcontextprotocol~1logLevel");
+              }
+            }
+            {
+              if (data["io.modelcontextprotocol/protocolVersion"] !== undefined) {
+                if (typeof data["io.modelcontextprotocol/protocolVersion"] !== "string") {
+                  return abi.fail(fbd2a41bc3207, "/io.modelcontextprotocol~1protocolVersion", "type", {
+                    type: "string",
+                  });
+                }
+              }
+              {
+                if (data.progressToken !== undefined) {
+                  if (!fbcbd6dea190a(data.progressToken)) {
+                    return abi.failWith(fbd2a41bc3207, fbcbd6dea190a, "/progressToken");
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } else {
+      return abi.fail(fbd2a41bc3207, "", "type", { type: "object" });
+    }
+  }
+  fbd2a41bc3207.errors = null;
+  return true;
+}
+function fea4eee0089b8(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -108,7 +164,7 @@ function f1e9acdc38a68(data) {
         (data.role === undefined && (missing0 = "role"))
       ) {
         return abi.fail(
-          f1e9acdc38a68,
+          fea4eee0089b8,
           "",
           "required",
           { missingProperty: missing0 },
@@ -119,7 +175,7 @@ function f1e9acdc38a68(data) {
         if (data._meta !== undefined) {
           const _errs1 = errors;
           if (!f99f4f5c25990(data._meta)) {
-            return abi.failWith(f1e9acdc38a68, f99f4f5c25990, "/_meta");
+            return abi.failWith(fea4eee0089b8, f99f4f5c25990, "/_meta");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -136,50 +192,45 @@ function f1e9acdc38a68(data) {
               vErrors = abi.nest(vErrors, ffc2bd355697d, "/content");
               errors = vErrors.length;
             }
-            var _valid0 = _errs4 === errors;
-            valid1 = valid1 || _valid0;
+            valid1 = _errs4 === errors;
             if (!valid1) {
               const _errs5 = errors;
               if (!f0182d2e001f6(data1)) {
                 vErrors = abi.nest(vErrors, f0182d2e001f6, "/content");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs5 === errors;
-              valid1 = valid1 || _valid0;
+              valid1 = _errs5 === errors;
               if (!valid1) {
                 const _errs6 = errors;
                 if (!fbaf8827d2935(data1)) {
                   vErrors = abi.nest(vErrors, fbaf8827d2935, "/content");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs6 === errors;
-                valid1 = valid1 || _valid0;
+                valid1 = _errs6 === errors;
                 if (!valid1) {
                   const _errs7 = errors;
                   if (!f71c2ffc5485a(data1)) {
                     vErrors = abi.nest(vErrors, f71c2ffc5485a, "/content");
                     errors = vErrors.length;
                   }
-                  var _valid0 = _errs7 === errors;
-                  valid1 = valid1 || _valid0;
+                  valid1 = _errs7 === errors;
                   if (!valid1) {
                     const _errs8 = errors;
-                    if (!f3fff2afd66e9(data1)) {
-                      vErrors = abi.nest(vErrors, f3fff2afd66e9, "/content");
+                    if (!f933769aefda0(data1)) {
+                      vErrors = abi.nest(vErrors, f933769aefda0, "/content");
                       errors = vErrors.length;
                     }
-                    var _valid0 = _errs8 === errors;
-                    valid1 = valid1 || _valid0;
+                    valid1 = _errs8 === errors;
                     if (!valid1) {
                       const _errs9 = errors;
-                      if (errors === _errs9) {
+                      {
                         if (Array.isArray(data1)) {
                           var valid2 = true;
                           const len0 = data1.length;
                           for (let i0 = 0; i0 < len0; i0++) {
                             const _errs11 = errors;
-                            if (!f8e4e40a7fe69(data1[i0])) {
-                              vErrors = abi.nest(vErrors, f8e4e40a7fe69, "/content/" + i0);
+                            if (!f0aee0e6f034e(data1[i0])) {
+                              vErrors = abi.nest(vErrors, f0aee0e6f034e, "/content/" + i0);
                               errors = vErrors.length;
                             }
                             var valid2 = _errs11 === errors;
@@ -199,8 +250,7 @@ function f1e9acdc38a68(data) {
                           errors++;
                         }
                       }
-                      var _valid0 = _errs9 === errors;
-                      valid1 = valid1 || _valid0;
+                      valid1 = _errs9 === errors;
                     }
                   }
                 }
@@ -216,7 +266,7 @@ function f1e9acdc38a68(data) {
                 "must match a schema in anyOf",
               );
               errors++;
-              f1e9acdc38a68.errors = vErrors;
+              fea4eee0089b8.errors = vErrors;
               return false;
             } else {
               errors = _errs3;
@@ -236,7 +286,7 @@ function f1e9acdc38a68(data) {
             if (data.model !== undefined) {
               const _errs12 = errors;
               if (typeof data.model !== "string") {
-                return abi.fail(f1e9acdc38a68, "/model", "type", { type: "string" });
+                return abi.fail(fea4eee0089b8, "/model", "type", { type: "string" });
               }
               var valid0 = _errs12 === errors;
             } else {
@@ -246,7 +296,7 @@ function f1e9acdc38a68(data) {
               if (data.role !== undefined) {
                 const _errs14 = errors;
                 if (!f8556b33dae27(data.role)) {
-                  return abi.failWith(f1e9acdc38a68, f8556b33dae27, "/role");
+                  return abi.failWith(fea4eee0089b8, f8556b33dae27, "/role");
                 }
                 var valid0 = _errs14 === errors;
               } else {
@@ -256,7 +306,7 @@ function f1e9acdc38a68(data) {
                 if (data.stopReason !== undefined) {
                   const _errs15 = errors;
                   if (typeof data.stopReason !== "string") {
-                    return abi.fail(f1e9acdc38a68, "/stopReason", "type", { type: "string" });
+                    return abi.fail(fea4eee0089b8, "/stopReason", "type", { type: "string" });
                   }
                   var valid0 = _errs15 === errors;
                 } else {
@@ -268,10 +318,10 @@ function f1e9acdc38a68(data) {
         }
       }
     } else {
-      return abi.fail(f1e9acdc38a68, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fea4eee0089b8, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f1e9acdc38a68.errors = vErrors;
+  fea4eee0089b8.errors = vErrors;
   return errors === 0;
 }
 function f362c2b024c05(data) {
@@ -368,7 +418,7 @@ const f2f6b594a46de = {
   type: "object",
   $id: "mcpgen://defs/ElicitResult",
 };
-function f80b99d7ad2bc(data) {
+function ff86cdbb33593(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -376,7 +426,7 @@ function f80b99d7ad2bc(data) {
       let missing0;
       if (data.action === undefined && (missing0 = "action")) {
         return abi.fail(
-          f80b99d7ad2bc,
+          ff86cdbb33593,
           "",
           "required",
           { missingProperty: missing0 },
@@ -388,11 +438,11 @@ function f80b99d7ad2bc(data) {
           let data0 = data.action;
           const _errs1 = errors;
           if (typeof data0 !== "string") {
-            return abi.fail(f80b99d7ad2bc, "/action", "type", { type: "string" });
+            return abi.fail(ff86cdbb33593, "/action", "type", { type: "string" });
           }
           if (!(data0 === "accept" || data0 === "cancel" || data0 === "decline")) {
             return abi.fail(
-              f80b99d7ad2bc,
+              ff86cdbb33593,
               "/action",
               "enum",
               { allowedValues: f2f6b594a46de.properties.action.enum },
@@ -408,7 +458,7 @@ function f80b99d7ad2bc(data) {
           if (data.content !== undefined) {
             let data1 = data.content;
             const _errs3 = errors;
-            if (errors === _errs3) {
+            {
               if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
                 for (const key0 in data1) {
                   let data2 = data1[key0];
@@ -416,7 +466,7 @@ function f80b99d7ad2bc(data) {
                   const _errs7 = errors;
                   let valid2 = false;
                   const _errs8 = errors;
-                  if (errors === _errs8) {
+                  {
                     if (Array.isArray(data2)) {
                       var valid3 = true;
                       const len0 = data2.length;
@@ -450,8 +500,7 @@ function f80b99d7ad2bc(data) {
                       errors++;
                     }
                   }
-                  var _valid0 = _errs8 === errors;
-                  valid2 = valid2 || _valid0;
+                  valid2 = _errs8 === errors;
                   if (!valid2) {
                     const _errs12 = errors;
                     if (
@@ -469,8 +518,7 @@ function f80b99d7ad2bc(data) {
                       );
                       errors++;
                     }
-                    var _valid0 = _errs12 === errors;
-                    valid2 = valid2 || _valid0;
+                    valid2 = _errs12 === errors;
                   }
                   if (!valid2) {
                     vErrors = abi.issue(
@@ -482,7 +530,7 @@ function f80b99d7ad2bc(data) {
                       "must match a schema in anyOf",
                     );
                     errors++;
-                    f80b99d7ad2bc.errors = vErrors;
+                    ff86cdbb33593.errors = vErrors;
                     return false;
                   } else {
                     errors = _errs7;
@@ -500,7 +548,7 @@ function f80b99d7ad2bc(data) {
                   }
                 }
               } else {
-                return abi.fail(f80b99d7ad2bc, "/content", "type", { type: "object" });
+                return abi.fail(ff86cdbb33593, "/content", "type", { type: "object" });
               }
             }
             var valid0 = _errs3 === errors;
@@ -510,85 +558,72 @@ function f80b99d7ad2bc(data) {
         }
       }
     } else {
-      return abi.fail(f80b99d7ad2bc, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(ff86cdbb33593, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f80b99d7ad2bc.errors = vErrors;
+  ff86cdbb33593.errors = vErrors;
   return errors === 0;
 }
-function fd27994181751(data) {
+function f0ab2048c98e0(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f1e9acdc38a68(data)) {
-    vErrors = abi.nest(vErrors, f1e9acdc38a68, "");
+  if (!fea4eee0089b8(data)) {
+    vErrors = abi.nest(vErrors, fea4eee0089b8, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!f047e43ab305f(data)) {
       vErrors = abi.nest(vErrors, f047e43ab305f, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f80b99d7ad2bc(data)) {
-        vErrors = abi.nest(vErrors, f80b99d7ad2bc, "");
+      if (!ff86cdbb33593(data)) {
+        vErrors = abi.nest(vErrors, ff86cdbb33593, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
     }
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fd27994181751.errors = vErrors;
+    f0ab2048c98e0.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  fd27994181751.errors = vErrors;
-  return errors === 0;
+  f0ab2048c98e0.errors = null;
+  return true;
 }
-function fa7d689ba8b6f(data) {
+function f4a75dd8bd177(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       for (const key0 in data) {
-        if (!fd27994181751(data[key0])) {
-          return abi.failWith(fa7d689ba8b6f, fd27994181751, "/" + abi.pointerToken(key0));
+        if (!f0ab2048c98e0(data[key0])) {
+          return abi.failWith(f4a75dd8bd177, f0ab2048c98e0, "/" + abi.pointerToken(key0));
         }
       }
     } else {
-      return abi.fail(fa7d689ba8b6f, "", "type", { type: "object" });
+      return abi.fail(f4a75dd8bd177, "", "type", { type: "object" });
     }
   }
-  fa7d689ba8b6f.errors = null;
+  f4a75dd8bd177.errors = null;
   return true;
 }
-function f2a8a04fe83a8(data) {
+function fece1297ee503(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if ((data._meta === undefined && (missing0 = "_meta")) || (data.name === undefined && (missing0 = "name"))) {
-        return abi.fail(f2a8a04fe83a8, "", "required", { missingProperty: missing0 });
+        return abi.fail(fece1297ee503, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!fc4c6e1398945(data._meta)) {
-            return abi.failWith(f2a8a04fe83a8, fc4c6e1398945, "/_meta");
+          if (!fbd2a41bc3207(data._meta)) {
+            return abi.failWith(fece1297ee503, fbd2a41bc3207, "/_meta");
           }
         }
         {
@@ -597,26 +632,26 @@ function f2a8a04fe83a8(data) {
             {
               if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
               } else {
-                return abi.fail(f2a8a04fe83a8, "/arguments", "type", { type: "object" });
+                return abi.fail(fece1297ee503, "/arguments", "type", { type: "object" });
               }
             }
           }
           {
             if (data.inputResponses !== undefined) {
-              if (!fa7d689ba8b6f(data.inputResponses)) {
-                return abi.failWith(f2a8a04fe83a8, fa7d689ba8b6f, "/inputResponses");
+              if (!f4a75dd8bd177(data.inputResponses)) {
+                return abi.failWith(fece1297ee503, f4a75dd8bd177, "/inputResponses");
               }
             }
             {
               if (data.name !== undefined) {
                 if (typeof data.name !== "string") {
-                  return abi.fail(f2a8a04fe83a8, "/name", "type", { type: "string" });
+                  return abi.fail(fece1297ee503, "/name", "type", { type: "string" });
                 }
               }
               {
                 if (data.requestState !== undefined) {
                   if (typeof data.requestState !== "string") {
-                    return abi.fail(f2a8a04fe83a8, "/requestState", "type", { type: "string" });
+                    return abi.fail(fece1297ee503, "/requestState", "type", { type: "string" });
                   }
                 }
               }
@@ -625,13 +660,13 @@ function f2a8a04fe83a8(data) {
         }
       }
     } else {
-      return abi.fail(f2a8a04fe83a8, "", "type", { type: "object" });
+      return abi.fail(fece1297ee503, "", "type", { type: "object" });
     }
   }
-  f2a8a04fe83a8.errors = null;
+  fece1297ee503.errors = null;
   return true;
 }
-function fb72793556cb4(data) {
+function f2b606bd5a0f6(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -642,7 +677,7 @@ function fb72793556cb4(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fb72793556cb4,
+          f2b606bd5a0f6,
           "",
           "required",
           { missingProperty: missing0 },
@@ -652,18 +687,18 @@ function fb72793556cb4(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(fb72793556cb4, fbcbd6dea190a, "/id");
+            return abi.failWith(f2b606bd5a0f6, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fb72793556cb4, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f2b606bd5a0f6, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fb72793556cb4,
+                f2b606bd5a0f6,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -676,11 +711,11 @@ function fb72793556cb4(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fb72793556cb4, "/method", "type", { type: "string" });
+                return abi.fail(f2b606bd5a0f6, "/method", "type", { type: "string" });
               }
               if ("tools/call" !== data2) {
                 return abi.fail(
-                  fb72793556cb4,
+                  f2b606bd5a0f6,
                   "/method",
                   "const",
                   { allowedValue: "tools/call" },
@@ -691,8 +726,8 @@ function fb72793556cb4(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f2a8a04fe83a8(data.params)) {
-                  return abi.failWith(fb72793556cb4, f2a8a04fe83a8, "/params");
+                if (!fece1297ee503(data.params)) {
+                  return abi.failWith(f2b606bd5a0f6, fece1297ee503, "/params");
                 }
               }
             }
@@ -700,13 +735,13 @@ function fb72793556cb4(data) {
         }
       }
     } else {
-      return abi.fail(fb72793556cb4, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f2b606bd5a0f6, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fb72793556cb4.errors = null;
+  f2b606bd5a0f6.errors = null;
   return true;
 }
-function f28c4311c75f7(data) {
+function f821dba49a425(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -717,12 +752,12 @@ function f28c4311c75f7(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f28c4311c75f7, "", "required", { missingProperty: missing0 });
+        return abi.fail(f821dba49a425, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           const _errs1 = errors;
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f28c4311c75f7, fbcbd6dea190a, "/id");
+            return abi.failWith(f821dba49a425, fbcbd6dea190a, "/id");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -733,10 +768,10 @@ function f28c4311c75f7(data) {
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(f28c4311c75f7, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f821dba49a425, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f28c4311c75f7, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f821dba49a425, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -749,20 +784,18 @@ function f28c4311c75f7(data) {
               const _errs5 = errors;
               let valid1 = false;
               const _errs6 = errors;
-              if (!f3f70e895861c(data2)) {
-                vErrors = abi.nest(vErrors, f3f70e895861c, "/result");
+              if (!f0f9f7a9b2bc8(data2)) {
+                vErrors = abi.nest(vErrors, f0f9f7a9b2bc8, "/result");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs6 === errors;
-              valid1 = valid1 || _valid0;
+              valid1 = _errs6 === errors;
               if (!valid1) {
                 const _errs7 = errors;
-                if (!f285e52a2767a(data2)) {
-                  vErrors = abi.nest(vErrors, f285e52a2767a, "/result");
+                if (!f0f23741e29cb(data2)) {
+                  vErrors = abi.nest(vErrors, f0f23741e29cb, "/result");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs7 === errors;
-                valid1 = valid1 || _valid0;
+                valid1 = _errs7 === errors;
               }
               if (!valid1) {
                 vErrors = abi.issue(
@@ -774,7 +807,7 @@ function f28c4311c75f7(data) {
                   "must match a schema in anyOf",
                 );
                 errors++;
-                f28c4311c75f7.errors = vErrors;
+                f821dba49a425.errors = vErrors;
                 return false;
               } else {
                 errors = _errs5;
@@ -794,10 +827,10 @@ function f28c4311c75f7(data) {
         }
       }
     } else {
-      return abi.fail(f28c4311c75f7, "", "type", { type: "object" });
+      return abi.fail(f821dba49a425, "", "type", { type: "object" });
     }
   }
-  f28c4311c75f7.errors = vErrors;
+  f821dba49a425.errors = vErrors;
   return errors === 0;
 }
 function fd3e4c756efcd(data) {
@@ -867,7 +900,27 @@ function fd3e4c756efcd(data) {
   fd3e4c756efcd.errors = null;
   return true;
 }
-function fafa71f7b1324(data) {
+function f111fa0ef020b(data) {
+  {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (data._meta === undefined && (missing0 = "_meta")) {
+        return abi.fail(f111fa0ef020b, "", "required", { missingProperty: missing0 });
+      } else {
+        if (data._meta !== undefined) {
+          if (!fbd2a41bc3207(data._meta)) {
+            return abi.failWith(f111fa0ef020b, fbd2a41bc3207, "/_meta");
+          }
+        }
+      }
+    } else {
+      return abi.fail(f111fa0ef020b, "", "type", { type: "object" });
+    }
+  }
+  f111fa0ef020b.errors = null;
+  return true;
+}
+function f74335397d8ae(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -878,7 +931,7 @@ function fafa71f7b1324(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fafa71f7b1324,
+          f74335397d8ae,
           "",
           "required",
           { missingProperty: missing0 },
@@ -888,18 +941,18 @@ function fafa71f7b1324(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(fafa71f7b1324, fbcbd6dea190a, "/id");
+            return abi.failWith(f74335397d8ae, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fafa71f7b1324, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f74335397d8ae, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fafa71f7b1324,
+                f74335397d8ae,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -912,11 +965,11 @@ function fafa71f7b1324(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fafa71f7b1324, "/method", "type", { type: "string" });
+                return abi.fail(f74335397d8ae, "/method", "type", { type: "string" });
               }
               if ("server/discover" !== data2) {
                 return abi.fail(
-                  fafa71f7b1324,
+                  f74335397d8ae,
                   "/method",
                   "const",
                   { allowedValue: "server/discover" },
@@ -927,8 +980,8 @@ function fafa71f7b1324(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fc3c4267e879c(data.params)) {
-                  return abi.failWith(fafa71f7b1324, fc3c4267e879c, "/params");
+                if (!f111fa0ef020b(data.params)) {
+                  return abi.failWith(f74335397d8ae, f111fa0ef020b, "/params");
                 }
               }
             }
@@ -936,13 +989,40 @@ function fafa71f7b1324(data) {
         }
       }
     } else {
-      return abi.fail(fafa71f7b1324, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f74335397d8ae, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fafa71f7b1324.errors = null;
+  f74335397d8ae.errors = null;
   return true;
 }
-function f873b2912ccda(data) {
+function fb9f19862dc70(data) {
+  {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (data._meta === undefined && (missing0 = "_meta")) {
+        return abi.fail(fb9f19862dc70, "", "required", { missingProperty: missing0 });
+      } else {
+        if (data._meta !== undefined) {
+          if (!fbd2a41bc3207(data._meta)) {
+            return abi.failWith(fb9f19862dc70, fbd2a41bc3207, "/_meta");
+          }
+        }
+        {
+          if (data.cursor !== undefined) {
+            if (typeof data.cursor !== "string") {
+              return abi.fail(fb9f19862dc70, "/cursor", "type", { type: "string" });
+            }
+          }
+        }
+      }
+    } else {
+      return abi.fail(fb9f19862dc70, "", "type", { type: "object" });
+    }
+  }
+  fb9f19862dc70.errors = null;
+  return true;
+}
+function fbbc31cd936cc(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -953,7 +1033,7 @@ function f873b2912ccda(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f873b2912ccda,
+          fbbc31cd936cc,
           "",
           "required",
           { missingProperty: missing0 },
@@ -963,18 +1043,18 @@ function f873b2912ccda(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f873b2912ccda, fbcbd6dea190a, "/id");
+            return abi.failWith(fbbc31cd936cc, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f873b2912ccda, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fbbc31cd936cc, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f873b2912ccda,
+                fbbc31cd936cc,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -987,11 +1067,11 @@ function f873b2912ccda(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f873b2912ccda, "/method", "type", { type: "string" });
+                return abi.fail(fbbc31cd936cc, "/method", "type", { type: "string" });
               }
               if ("resources/list" !== data2) {
                 return abi.fail(
-                  f873b2912ccda,
+                  fbbc31cd936cc,
                   "/method",
                   "const",
                   { allowedValue: "resources/list" },
@@ -1002,8 +1082,8 @@ function f873b2912ccda(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f3eb416e8a390(data.params)) {
-                  return abi.failWith(f873b2912ccda, f3eb416e8a390, "/params");
+                if (!fb9f19862dc70(data.params)) {
+                  return abi.failWith(fbbc31cd936cc, fb9f19862dc70, "/params");
                 }
               }
             }
@@ -1011,13 +1091,13 @@ function f873b2912ccda(data) {
         }
       }
     } else {
-      return abi.fail(f873b2912ccda, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fbbc31cd936cc, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f873b2912ccda.errors = null;
+  fbbc31cd936cc.errors = null;
   return true;
 }
-function f780eabd2089e(data) {
+function f70cf3185cf91(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1028,7 +1108,7 @@ function f780eabd2089e(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f780eabd2089e,
+          f70cf3185cf91,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1038,18 +1118,18 @@ function f780eabd2089e(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f780eabd2089e, fbcbd6dea190a, "/id");
+            return abi.failWith(f70cf3185cf91, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f780eabd2089e, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f70cf3185cf91, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f780eabd2089e,
+                f70cf3185cf91,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1062,11 +1142,11 @@ function f780eabd2089e(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f780eabd2089e, "/method", "type", { type: "string" });
+                return abi.fail(f70cf3185cf91, "/method", "type", { type: "string" });
               }
               if ("resources/templates/list" !== data2) {
                 return abi.fail(
-                  f780eabd2089e,
+                  f70cf3185cf91,
                   "/method",
                   "const",
                   { allowedValue: "resources/templates/list" },
@@ -1077,8 +1157,8 @@ function f780eabd2089e(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f3eb416e8a390(data.params)) {
-                  return abi.failWith(f780eabd2089e, f3eb416e8a390, "/params");
+                if (!fb9f19862dc70(data.params)) {
+                  return abi.failWith(f70cf3185cf91, fb9f19862dc70, "/params");
                 }
               }
             }
@@ -1086,34 +1166,34 @@ function f780eabd2089e(data) {
         }
       }
     } else {
-      return abi.fail(f780eabd2089e, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f70cf3185cf91, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f780eabd2089e.errors = null;
+  f70cf3185cf91.errors = null;
   return true;
 }
-function f9103f6ea9bbd(data) {
+function ff716d1093a12(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if ((data._meta === undefined && (missing0 = "_meta")) || (data.uri === undefined && (missing0 = "uri"))) {
-        return abi.fail(f9103f6ea9bbd, "", "required", { missingProperty: missing0 });
+        return abi.fail(ff716d1093a12, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!fc4c6e1398945(data._meta)) {
-            return abi.failWith(f9103f6ea9bbd, fc4c6e1398945, "/_meta");
+          if (!fbd2a41bc3207(data._meta)) {
+            return abi.failWith(ff716d1093a12, fbd2a41bc3207, "/_meta");
           }
         }
         {
           if (data.inputResponses !== undefined) {
-            if (!fa7d689ba8b6f(data.inputResponses)) {
-              return abi.failWith(f9103f6ea9bbd, fa7d689ba8b6f, "/inputResponses");
+            if (!f4a75dd8bd177(data.inputResponses)) {
+              return abi.failWith(ff716d1093a12, f4a75dd8bd177, "/inputResponses");
             }
           }
           {
             if (data.requestState !== undefined) {
               if (typeof data.requestState !== "string") {
-                return abi.fail(f9103f6ea9bbd, "/requestState", "type", { type: "string" });
+                return abi.fail(ff716d1093a12, "/requestState", "type", { type: "string" });
               }
             }
             {
@@ -1123,10 +1203,10 @@ function f9103f6ea9bbd(data) {
                   {
                     if (typeof data3 === "string") {
                       if (!f4d02f695c36b(data3)) {
-                        return abi.fail(f9103f6ea9bbd, "/uri", "format", { format: "uri" });
+                        return abi.fail(ff716d1093a12, "/uri", "format", { format: "uri" });
                       }
                     } else {
-                      return abi.fail(f9103f6ea9bbd, "/uri", "type", { type: "string" });
+                      return abi.fail(ff716d1093a12, "/uri", "type", { type: "string" });
                     }
                   }
                 }
@@ -1136,13 +1216,13 @@ function f9103f6ea9bbd(data) {
         }
       }
     } else {
-      return abi.fail(f9103f6ea9bbd, "", "type", { type: "object" });
+      return abi.fail(ff716d1093a12, "", "type", { type: "object" });
     }
   }
-  f9103f6ea9bbd.errors = null;
+  ff716d1093a12.errors = null;
   return true;
 }
-function f2dc4f0d8fc0f(data) {
+function fb11c3f254f0b(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1153,7 +1233,7 @@ function f2dc4f0d8fc0f(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f2dc4f0d8fc0f,
+          fb11c3f254f0b,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1163,18 +1243,18 @@ function f2dc4f0d8fc0f(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f2dc4f0d8fc0f, fbcbd6dea190a, "/id");
+            return abi.failWith(fb11c3f254f0b, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f2dc4f0d8fc0f, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fb11c3f254f0b, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f2dc4f0d8fc0f,
+                fb11c3f254f0b,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1187,11 +1267,11 @@ function f2dc4f0d8fc0f(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f2dc4f0d8fc0f, "/method", "type", { type: "string" });
+                return abi.fail(fb11c3f254f0b, "/method", "type", { type: "string" });
               }
               if ("resources/read" !== data2) {
                 return abi.fail(
-                  f2dc4f0d8fc0f,
+                  fb11c3f254f0b,
                   "/method",
                   "const",
                   { allowedValue: "resources/read" },
@@ -1202,8 +1282,8 @@ function f2dc4f0d8fc0f(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f9103f6ea9bbd(data.params)) {
-                  return abi.failWith(f2dc4f0d8fc0f, f9103f6ea9bbd, "/params");
+                if (!ff716d1093a12(data.params)) {
+                  return abi.failWith(fb11c3f254f0b, ff716d1093a12, "/params");
                 }
               }
             }
@@ -1211,13 +1291,43 @@ function f2dc4f0d8fc0f(data) {
         }
       }
     } else {
-      return abi.fail(f2dc4f0d8fc0f, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fb11c3f254f0b, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f2dc4f0d8fc0f.errors = null;
+  fb11c3f254f0b.errors = null;
   return true;
 }
-function fc2cb6aa49fff(data) {
+function fa2c21eacb0ea(data) {
+  {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (
+        (data._meta === undefined && (missing0 = "_meta")) ||
+        (data.notifications === undefined && (missing0 = "notifications"))
+      ) {
+        return abi.fail(fa2c21eacb0ea, "", "required", { missingProperty: missing0 });
+      } else {
+        if (data._meta !== undefined) {
+          if (!fbd2a41bc3207(data._meta)) {
+            return abi.failWith(fa2c21eacb0ea, fbd2a41bc3207, "/_meta");
+          }
+        }
+        {
+          if (data.notifications !== undefined) {
+            if (!f9425ae1448d8(data.notifications)) {
+              return abi.failWith(fa2c21eacb0ea, f9425ae1448d8, "/notifications");
+            }
+          }
+        }
+      }
+    } else {
+      return abi.fail(fa2c21eacb0ea, "", "type", { type: "object" });
+    }
+  }
+  fa2c21eacb0ea.errors = null;
+  return true;
+}
+function f3128822f57db(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1228,7 +1338,7 @@ function fc2cb6aa49fff(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fc2cb6aa49fff,
+          f3128822f57db,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1238,18 +1348,18 @@ function fc2cb6aa49fff(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(fc2cb6aa49fff, fbcbd6dea190a, "/id");
+            return abi.failWith(f3128822f57db, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fc2cb6aa49fff, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f3128822f57db, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fc2cb6aa49fff,
+                f3128822f57db,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1262,11 +1372,11 @@ function fc2cb6aa49fff(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fc2cb6aa49fff, "/method", "type", { type: "string" });
+                return abi.fail(f3128822f57db, "/method", "type", { type: "string" });
               }
               if ("subscriptions/listen" !== data2) {
                 return abi.fail(
-                  fc2cb6aa49fff,
+                  f3128822f57db,
                   "/method",
                   "const",
                   { allowedValue: "subscriptions/listen" },
@@ -1277,8 +1387,8 @@ function fc2cb6aa49fff(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fa93dd0ec4f36(data.params)) {
-                  return abi.failWith(fc2cb6aa49fff, fa93dd0ec4f36, "/params");
+                if (!fa2c21eacb0ea(data.params)) {
+                  return abi.failWith(f3128822f57db, fa2c21eacb0ea, "/params");
                 }
               }
             }
@@ -1286,13 +1396,13 @@ function fc2cb6aa49fff(data) {
         }
       }
     } else {
-      return abi.fail(fc2cb6aa49fff, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f3128822f57db, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fc2cb6aa49fff.errors = null;
+  f3128822f57db.errors = null;
   return true;
 }
-function fa1c6c001f254(data) {
+function fc81fc31ce276(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1303,7 +1413,7 @@ function fa1c6c001f254(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fa1c6c001f254,
+          fc81fc31ce276,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1313,18 +1423,18 @@ function fa1c6c001f254(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(fa1c6c001f254, fbcbd6dea190a, "/id");
+            return abi.failWith(fc81fc31ce276, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fa1c6c001f254, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fc81fc31ce276, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fa1c6c001f254,
+                fc81fc31ce276,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1337,11 +1447,11 @@ function fa1c6c001f254(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fa1c6c001f254, "/method", "type", { type: "string" });
+                return abi.fail(fc81fc31ce276, "/method", "type", { type: "string" });
               }
               if ("prompts/list" !== data2) {
                 return abi.fail(
-                  fa1c6c001f254,
+                  fc81fc31ce276,
                   "/method",
                   "const",
                   { allowedValue: "prompts/list" },
@@ -1352,8 +1462,8 @@ function fa1c6c001f254(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f3eb416e8a390(data.params)) {
-                  return abi.failWith(fa1c6c001f254, f3eb416e8a390, "/params");
+                if (!fb9f19862dc70(data.params)) {
+                  return abi.failWith(fc81fc31ce276, fb9f19862dc70, "/params");
                 }
               }
             }
@@ -1361,22 +1471,22 @@ function fa1c6c001f254(data) {
         }
       }
     } else {
-      return abi.fail(fa1c6c001f254, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fc81fc31ce276, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fa1c6c001f254.errors = null;
+  fc81fc31ce276.errors = null;
   return true;
 }
-function fcbb6ff2461c4(data) {
+function f7fc6bed25869(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if ((data._meta === undefined && (missing0 = "_meta")) || (data.name === undefined && (missing0 = "name"))) {
-        return abi.fail(fcbb6ff2461c4, "", "required", { missingProperty: missing0 });
+        return abi.fail(f7fc6bed25869, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!fc4c6e1398945(data._meta)) {
-            return abi.failWith(fcbb6ff2461c4, fc4c6e1398945, "/_meta");
+          if (!fbd2a41bc3207(data._meta)) {
+            return abi.failWith(f7fc6bed25869, fbd2a41bc3207, "/_meta");
           }
         }
         {
@@ -1387,7 +1497,7 @@ function fcbb6ff2461c4(data) {
                 for (const key0 in data1) {
                   if (typeof data1[key0] !== "string") {
                     return abi.fail(
-                      fcbb6ff2461c4,
+                      f7fc6bed25869,
                       "/arguments/" + abi.pointerToken(key0),
                       "type",
                       { type: "string" },
@@ -1396,26 +1506,26 @@ function fcbb6ff2461c4(data) {
                   }
                 }
               } else {
-                return abi.fail(fcbb6ff2461c4, "/arguments", "type", { type: "object" });
+                return abi.fail(f7fc6bed25869, "/arguments", "type", { type: "object" });
               }
             }
           }
           {
             if (data.inputResponses !== undefined) {
-              if (!fa7d689ba8b6f(data.inputResponses)) {
-                return abi.failWith(fcbb6ff2461c4, fa7d689ba8b6f, "/inputResponses");
+              if (!f4a75dd8bd177(data.inputResponses)) {
+                return abi.failWith(f7fc6bed25869, f4a75dd8bd177, "/inputResponses");
               }
             }
             {
               if (data.name !== undefined) {
                 if (typeof data.name !== "string") {
-                  return abi.fail(fcbb6ff2461c4, "/name", "type", { type: "string" });
+                  return abi.fail(f7fc6bed25869, "/name", "type", { type: "string" });
                 }
               }
               {
                 if (data.requestState !== undefined) {
                   if (typeof data.requestState !== "string") {
-                    return abi.fail(fcbb6ff2461c4, "/requestState", "type", { type: "string" });
+                    return abi.fail(f7fc6bed25869, "/requestState", "type", { type: "string" });
                   }
                 }
               }
@@ -1424,13 +1534,13 @@ function fcbb6ff2461c4(data) {
         }
       }
     } else {
-      return abi.fail(fcbb6ff2461c4, "", "type", { type: "object" });
+      return abi.fail(f7fc6bed25869, "", "type", { type: "object" });
     }
   }
-  fcbb6ff2461c4.errors = null;
+  f7fc6bed25869.errors = null;
   return true;
 }
-function faa7a2a16e9fa(data) {
+function fc47514d6dbe1(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1441,7 +1551,7 @@ function faa7a2a16e9fa(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          faa7a2a16e9fa,
+          fc47514d6dbe1,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1451,18 +1561,18 @@ function faa7a2a16e9fa(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(faa7a2a16e9fa, fbcbd6dea190a, "/id");
+            return abi.failWith(fc47514d6dbe1, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(faa7a2a16e9fa, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fc47514d6dbe1, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                faa7a2a16e9fa,
+                fc47514d6dbe1,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1475,11 +1585,11 @@ function faa7a2a16e9fa(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(faa7a2a16e9fa, "/method", "type", { type: "string" });
+                return abi.fail(fc47514d6dbe1, "/method", "type", { type: "string" });
               }
               if ("prompts/get" !== data2) {
                 return abi.fail(
-                  faa7a2a16e9fa,
+                  fc47514d6dbe1,
                   "/method",
                   "const",
                   { allowedValue: "prompts/get" },
@@ -1490,8 +1600,8 @@ function faa7a2a16e9fa(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fcbb6ff2461c4(data.params)) {
-                  return abi.failWith(faa7a2a16e9fa, fcbb6ff2461c4, "/params");
+                if (!f7fc6bed25869(data.params)) {
+                  return abi.failWith(fc47514d6dbe1, f7fc6bed25869, "/params");
                 }
               }
             }
@@ -1499,13 +1609,13 @@ function faa7a2a16e9fa(data) {
         }
       }
     } else {
-      return abi.fail(faa7a2a16e9fa, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fc47514d6dbe1, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  faa7a2a16e9fa.errors = null;
+  fc47514d6dbe1.errors = null;
   return true;
 }
-function fdb5cf47c0eab(data) {
+function f9d98ed400d96(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1516,7 +1626,7 @@ function fdb5cf47c0eab(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fdb5cf47c0eab,
+          f9d98ed400d96,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1526,18 +1636,18 @@ function fdb5cf47c0eab(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(fdb5cf47c0eab, fbcbd6dea190a, "/id");
+            return abi.failWith(f9d98ed400d96, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fdb5cf47c0eab, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f9d98ed400d96, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fdb5cf47c0eab,
+                f9d98ed400d96,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1550,11 +1660,11 @@ function fdb5cf47c0eab(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fdb5cf47c0eab, "/method", "type", { type: "string" });
+                return abi.fail(f9d98ed400d96, "/method", "type", { type: "string" });
               }
               if ("tools/list" !== data2) {
                 return abi.fail(
-                  fdb5cf47c0eab,
+                  f9d98ed400d96,
                   "/method",
                   "const",
                   { allowedValue: "tools/list" },
@@ -1565,8 +1675,8 @@ function fdb5cf47c0eab(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f3eb416e8a390(data.params)) {
-                  return abi.failWith(fdb5cf47c0eab, f3eb416e8a390, "/params");
+                if (!fb9f19862dc70(data.params)) {
+                  return abi.failWith(f9d98ed400d96, fb9f19862dc70, "/params");
                 }
               }
             }
@@ -1574,13 +1684,174 @@ function fdb5cf47c0eab(data) {
         }
       }
     } else {
-      return abi.fail(fdb5cf47c0eab, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f9d98ed400d96, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fdb5cf47c0eab.errors = null;
+  f9d98ed400d96.errors = null;
   return true;
 }
-function fc3dc7269fb15(data) {
+function f8a7a77f2698e(data) {
+  let vErrors = null;
+  let errors = 0;
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (
+        (data._meta === undefined && (missing0 = "_meta")) ||
+        (data.argument === undefined && (missing0 = "argument")) ||
+        (data.ref === undefined && (missing0 = "ref"))
+      ) {
+        return abi.fail(f8a7a77f2698e, "", "required", { missingProperty: missing0 });
+      } else {
+        if (data._meta !== undefined) {
+          const _errs1 = errors;
+          if (!fbd2a41bc3207(data._meta)) {
+            return abi.failWith(f8a7a77f2698e, fbd2a41bc3207, "/_meta");
+          }
+          var valid0 = _errs1 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.argument !== undefined) {
+            let data1 = data.argument;
+            const _errs2 = errors;
+            {
+              if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+                let missing1;
+                if (
+                  (data1.name === undefined && (missing1 = "name")) ||
+                  (data1.value === undefined && (missing1 = "value"))
+                ) {
+                  return abi.fail(f8a7a77f2698e, "/argument", "required", { missingProperty: missing1 });
+                } else {
+                  if (data1.name !== undefined) {
+                    const _errs4 = errors;
+                    if (typeof data1.name !== "string") {
+                      return abi.fail(f8a7a77f2698e, "/argument/name", "type", { type: "string" });
+                    }
+                    var valid1 = _errs4 === errors;
+                  } else {
+                    var valid1 = true;
+                  }
+                  if (valid1) {
+                    if (data1.value !== undefined) {
+                      const _errs6 = errors;
+                      if (typeof data1.value !== "string") {
+                        return abi.fail(f8a7a77f2698e, "/argument/value", "type", { type: "string" });
+                      }
+                      var valid1 = _errs6 === errors;
+                    } else {
+                      var valid1 = true;
+                    }
+                  }
+                }
+              } else {
+                return abi.fail(f8a7a77f2698e, "/argument", "type", { type: "object" });
+              }
+            }
+            var valid0 = _errs2 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.context !== undefined) {
+              let data4 = data.context;
+              const _errs8 = errors;
+              {
+                if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
+                  if (data4.arguments !== undefined) {
+                    let data5 = data4.arguments;
+                    const _errs10 = errors;
+                    {
+                      if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
+                        for (const key0 in data5) {
+                          const _errs13 = errors;
+                          if (typeof data5[key0] !== "string") {
+                            return abi.fail(
+                              f8a7a77f2698e,
+                              "/context/arguments/" + abi.pointerToken(key0),
+                              "type",
+                              { type: "string" },
+                              "#/properties/context/properties/arguments/additionalProperties/type",
+                            );
+                          }
+                          var valid3 = _errs13 === errors;
+                          if (!valid3) {
+                            break;
+                          }
+                        }
+                      } else {
+                        return abi.fail(f8a7a77f2698e, "/context/arguments", "type", { type: "object" });
+                      }
+                    }
+                  }
+                } else {
+                  return abi.fail(f8a7a77f2698e, "/context", "type", { type: "object" });
+                }
+              }
+              var valid0 = _errs8 === errors;
+            } else {
+              var valid0 = true;
+            }
+            if (valid0) {
+              if (data.ref !== undefined) {
+                let data7 = data.ref;
+                const _errs15 = errors;
+                const _errs16 = errors;
+                let valid4 = false;
+                const _errs17 = errors;
+                if (!fb0e8eeade59c(data7)) {
+                  vErrors = abi.nest(vErrors, fb0e8eeade59c, "/ref");
+                  errors = vErrors.length;
+                }
+                valid4 = _errs17 === errors;
+                if (!valid4) {
+                  const _errs18 = errors;
+                  if (!f6975bf43f265(data7)) {
+                    vErrors = abi.nest(vErrors, f6975bf43f265, "/ref");
+                    errors = vErrors.length;
+                  }
+                  valid4 = _errs18 === errors;
+                }
+                if (!valid4) {
+                  vErrors = abi.issue(
+                    vErrors,
+                    "/ref",
+                    "anyOf",
+                    {},
+                    "#/properties/ref/anyOf",
+                    "must match a schema in anyOf",
+                  );
+                  errors++;
+                  f8a7a77f2698e.errors = vErrors;
+                  return false;
+                } else {
+                  errors = _errs16;
+                  if (vErrors !== null) {
+                    if (_errs16) {
+                      vErrors.length = _errs16;
+                    } else {
+                      vErrors = null;
+                    }
+                  }
+                }
+                var valid0 = _errs15 === errors;
+              } else {
+                var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    } else {
+      return abi.fail(f8a7a77f2698e, "", "type", { type: "object" });
+    }
+  }
+  f8a7a77f2698e.errors = vErrors;
+  return errors === 0;
+}
+function fa33a776f7309(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1591,7 +1862,7 @@ function fc3dc7269fb15(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fc3dc7269fb15,
+          fa33a776f7309,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1601,18 +1872,18 @@ function fc3dc7269fb15(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(fc3dc7269fb15, fbcbd6dea190a, "/id");
+            return abi.failWith(fa33a776f7309, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fc3dc7269fb15, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fa33a776f7309, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fc3dc7269fb15,
+                fa33a776f7309,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1625,11 +1896,11 @@ function fc3dc7269fb15(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fc3dc7269fb15, "/method", "type", { type: "string" });
+                return abi.fail(fa33a776f7309, "/method", "type", { type: "string" });
               }
               if ("completion/complete" !== data2) {
                 return abi.fail(
-                  fc3dc7269fb15,
+                  fa33a776f7309,
                   "/method",
                   "const",
                   { allowedValue: "completion/complete" },
@@ -1640,8 +1911,8 @@ function fc3dc7269fb15(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fbbe53ad46b46(data.params)) {
-                  return abi.failWith(fc3dc7269fb15, fbbe53ad46b46, "/params");
+                if (!f8a7a77f2698e(data.params)) {
+                  return abi.failWith(fa33a776f7309, f8a7a77f2698e, "/params");
                 }
               }
             }
@@ -1649,96 +1920,85 @@ function fc3dc7269fb15(data) {
         }
       }
     } else {
-      return abi.fail(fc3dc7269fb15, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fa33a776f7309, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fc3dc7269fb15.errors = null;
+  fa33a776f7309.errors = null;
   return true;
 }
-function f22ba9b0143a6(data) {
+function fa9caeef4590c(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fafa71f7b1324(data)) {
-    vErrors = abi.nest(vErrors, fafa71f7b1324, "");
+  if (!f74335397d8ae(data)) {
+    vErrors = abi.nest(vErrors, f74335397d8ae, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f873b2912ccda(data)) {
-      vErrors = abi.nest(vErrors, f873b2912ccda, "");
+    if (!fbbc31cd936cc(data)) {
+      vErrors = abi.nest(vErrors, fbbc31cd936cc, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f780eabd2089e(data)) {
-        vErrors = abi.nest(vErrors, f780eabd2089e, "");
+      if (!f70cf3185cf91(data)) {
+        vErrors = abi.nest(vErrors, f70cf3185cf91, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f2dc4f0d8fc0f(data)) {
-          vErrors = abi.nest(vErrors, f2dc4f0d8fc0f, "");
+        if (!fb11c3f254f0b(data)) {
+          vErrors = abi.nest(vErrors, fb11c3f254f0b, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
-          if (!fc2cb6aa49fff(data)) {
-            vErrors = abi.nest(vErrors, fc2cb6aa49fff, "");
+          if (!f3128822f57db(data)) {
+            vErrors = abi.nest(vErrors, f3128822f57db, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
-            if (!fa1c6c001f254(data)) {
-              vErrors = abi.nest(vErrors, fa1c6c001f254, "");
+            if (!fc81fc31ce276(data)) {
+              vErrors = abi.nest(vErrors, fc81fc31ce276, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
-              if (!faa7a2a16e9fa(data)) {
-                vErrors = abi.nest(vErrors, faa7a2a16e9fa, "");
+              if (!fc47514d6dbe1(data)) {
+                vErrors = abi.nest(vErrors, fc47514d6dbe1, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!fdb5cf47c0eab(data)) {
-                  vErrors = abi.nest(vErrors, fdb5cf47c0eab, "");
+                if (!f9d98ed400d96(data)) {
+                  vErrors = abi.nest(vErrors, f9d98ed400d96, "");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
+                valid0 = _errs8 === errors;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!fb72793556cb4(data)) {
-                    vErrors = abi.nest(vErrors, fb72793556cb4, "");
+                  if (!f2b606bd5a0f6(data)) {
+                    vErrors = abi.nest(vErrors, f2b606bd5a0f6, "");
                     errors = vErrors.length;
                   }
-                  var _valid0 = _errs9 === errors;
-                  valid0 = valid0 || _valid0;
+                  valid0 = _errs9 === errors;
                   if (!valid0) {
                     const _errs10 = errors;
-                    if (!fc3dc7269fb15(data)) {
-                      vErrors = abi.nest(vErrors, fc3dc7269fb15, "");
+                    if (!fa33a776f7309(data)) {
+                      vErrors = abi.nest(vErrors, fa33a776f7309, "");
                       errors = vErrors.length;
                     }
-                    var _valid0 = _errs10 === errors;
-                    valid0 = valid0 || _valid0;
+                    valid0 = _errs10 === errors;
                   }
                 }
               }
@@ -1751,20 +2011,11 @@ function f22ba9b0143a6(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f22ba9b0143a6.errors = vErrors;
+    fa9caeef4590c.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f22ba9b0143a6.errors = vErrors;
-  return errors === 0;
+  fa9caeef4590c.errors = null;
+  return true;
 }
 function f74822b80d801(data) {
   {
@@ -1842,7 +2093,7 @@ function f651c6aa21668(data) {
   f651c6aa21668.errors = null;
   return true;
 }
-function f729538aead6a(data) {
+function f51fb6a7d99e0(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1851,40 +2102,40 @@ function f729538aead6a(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f729538aead6a, "", "required", { missingProperty: missing0 });
+        return abi.fail(f51fb6a7d99e0, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f729538aead6a, fbcbd6dea190a, "/id");
+            return abi.failWith(f51fb6a7d99e0, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f729538aead6a, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f51fb6a7d99e0, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f729538aead6a, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f51fb6a7d99e0, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!f98a3a67e9e27(data.result)) {
-                return abi.failWith(f729538aead6a, f98a3a67e9e27, "/result");
+              if (!f221f8b32756d(data.result)) {
+                return abi.failWith(f51fb6a7d99e0, f221f8b32756d, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f729538aead6a, "", "type", { type: "object" });
+      return abi.fail(f51fb6a7d99e0, "", "type", { type: "object" });
     }
   }
-  f729538aead6a.errors = null;
+  f51fb6a7d99e0.errors = null;
   return true;
 }
-function fdc3abef15987(data) {
+function fc00d77f792f1(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -1895,12 +2146,12 @@ function fdc3abef15987(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(fdc3abef15987, "", "required", { missingProperty: missing0 });
+        return abi.fail(fc00d77f792f1, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           const _errs1 = errors;
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(fdc3abef15987, fbcbd6dea190a, "/id");
+            return abi.failWith(fc00d77f792f1, fbcbd6dea190a, "/id");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -1911,10 +2162,10 @@ function fdc3abef15987(data) {
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(fdc3abef15987, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fc00d77f792f1, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(fdc3abef15987, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(fc00d77f792f1, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -1927,20 +2178,18 @@ function fdc3abef15987(data) {
               const _errs5 = errors;
               let valid1 = false;
               const _errs6 = errors;
-              if (!f3f70e895861c(data2)) {
-                vErrors = abi.nest(vErrors, f3f70e895861c, "/result");
+              if (!f0f9f7a9b2bc8(data2)) {
+                vErrors = abi.nest(vErrors, f0f9f7a9b2bc8, "/result");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs6 === errors;
-              valid1 = valid1 || _valid0;
+              valid1 = _errs6 === errors;
               if (!valid1) {
                 const _errs7 = errors;
-                if (!f6c07b099180e(data2)) {
-                  vErrors = abi.nest(vErrors, f6c07b099180e, "/result");
+                if (!f0d6e6e260eb2(data2)) {
+                  vErrors = abi.nest(vErrors, f0d6e6e260eb2, "/result");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs7 === errors;
-                valid1 = valid1 || _valid0;
+                valid1 = _errs7 === errors;
               }
               if (!valid1) {
                 vErrors = abi.issue(
@@ -1952,7 +2201,7 @@ function fdc3abef15987(data) {
                   "must match a schema in anyOf",
                 );
                 errors++;
-                fdc3abef15987.errors = vErrors;
+                fc00d77f792f1.errors = vErrors;
                 return false;
               } else {
                 errors = _errs5;
@@ -1972,10 +2221,10 @@ function fdc3abef15987(data) {
         }
       }
     } else {
-      return abi.fail(fdc3abef15987, "", "type", { type: "object" });
+      return abi.fail(fc00d77f792f1, "", "type", { type: "object" });
     }
   }
-  fdc3abef15987.errors = vErrors;
+  fc00d77f792f1.errors = vErrors;
   return errors === 0;
 }
 function f781e0ab87c28(data) {
@@ -2060,38 +2309,38 @@ function f781e0ab87c28(data) {
   f781e0ab87c28.errors = null;
   return true;
 }
-function fa5f504460855(data) {
+function faba6ce41e7f6(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data._meta === undefined && (missing0 = "_meta")) {
-        return abi.fail(fa5f504460855, "", "required", { missingProperty: missing0 });
+        return abi.fail(faba6ce41e7f6, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!fc4c6e1398945(data._meta)) {
-            return abi.failWith(fa5f504460855, fc4c6e1398945, "/_meta");
+          if (!fbd2a41bc3207(data._meta)) {
+            return abi.failWith(faba6ce41e7f6, fbd2a41bc3207, "/_meta");
           }
         }
         {
           if (data.inputResponses !== undefined) {
-            if (!fa7d689ba8b6f(data.inputResponses)) {
-              return abi.failWith(fa5f504460855, fa7d689ba8b6f, "/inputResponses");
+            if (!f4a75dd8bd177(data.inputResponses)) {
+              return abi.failWith(faba6ce41e7f6, f4a75dd8bd177, "/inputResponses");
             }
           }
           {
             if (data.requestState !== undefined) {
               if (typeof data.requestState !== "string") {
-                return abi.fail(fa5f504460855, "/requestState", "type", { type: "string" });
+                return abi.fail(faba6ce41e7f6, "/requestState", "type", { type: "string" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fa5f504460855, "", "type", { type: "object" });
+      return abi.fail(faba6ce41e7f6, "", "type", { type: "object" });
     }
   }
-  fa5f504460855.errors = null;
+  faba6ce41e7f6.errors = null;
   return true;
 }
 function fca5664fca145(data) {
@@ -2187,20 +2436,20 @@ function fa2367193a87c(data) {
   fa2367193a87c.errors = null;
   return true;
 }
-function f46ef055bc94c(data) {
+function fe71b653e55ec(data) {
   {
     if (Array.isArray(data)) {
       const len0 = data.length;
       for (let i0 = 0; i0 < len0; i0++) {
-        if (!fb620de68c3b2(data[i0])) {
-          return abi.failWith(f46ef055bc94c, fb620de68c3b2, "/" + i0);
+        if (!fa65afbf4378f(data[i0])) {
+          return abi.failWith(fe71b653e55ec, fa65afbf4378f, "/" + i0);
         }
       }
     } else {
-      return abi.fail(f46ef055bc94c, "", "type", { type: "array" });
+      return abi.fail(fe71b653e55ec, "", "type", { type: "array" });
     }
   }
-  f46ef055bc94c.errors = null;
+  fe71b653e55ec.errors = null;
   return true;
 }
 function f78c6c529e458(data) {
@@ -2270,21 +2519,19 @@ function f78c6c529e458(data) {
   f78c6c529e458.errors = null;
   return true;
 }
-function fcb3eed2a62f4(data) {
+function ff92ef891012e(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!fab6fd936325e(data)) {
     vErrors = abi.nest(vErrors, fab6fd936325e, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (errors === _errs2) {
+    {
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing0;
         if (
@@ -2352,7 +2599,7 @@ function fcb3eed2a62f4(data) {
               if (data.params !== undefined) {
                 let data2 = data.params;
                 const _errs8 = errors;
-                if (errors === _errs8) {
+                {
                   if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                   } else {
                     vErrors = abi.issue(
@@ -2378,19 +2625,17 @@ function fcb3eed2a62f4(data) {
         errors++;
       }
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs11 = errors;
       if (!f78c6c529e458(data)) {
         vErrors = abi.nest(vErrors, f78c6c529e458, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs11 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs11 === errors;
       if (!valid0) {
         const _errs12 = errors;
-        if (errors === _errs12) {
+        {
           if (data && typeof data == "object" && !Array.isArray(data)) {
             let missing1;
             if (
@@ -2410,7 +2655,7 @@ function fcb3eed2a62f4(data) {
               if (data.error !== undefined) {
                 let data3 = data.error;
                 const _errs14 = errors;
-                if (errors === _errs14) {
+                {
                   if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                     let missing2;
                     if (
@@ -2541,44 +2786,32 @@ function fcb3eed2a62f4(data) {
             errors++;
           }
         }
-        var _valid0 = _errs12 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs12 === errors;
       }
     }
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fcb3eed2a62f4.errors = vErrors;
+    ff92ef891012e.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  fcb3eed2a62f4.errors = vErrors;
-  return errors === 0;
+  ff92ef891012e.errors = null;
+  return true;
 }
-function f559724ee23c1(data) {
+function f488abec25cfd(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f78c6c529e458(data)) {
     vErrors = abi.nest(vErrors, f78c6c529e458, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (errors === _errs2) {
+    {
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing0;
         if (
@@ -2598,7 +2831,7 @@ function f559724ee23c1(data) {
           if (data.error !== undefined) {
             let data0 = data.error;
             const _errs4 = errors;
-            if (errors === _errs4) {
+            {
               if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
                 let missing1;
                 if (
@@ -2729,26 +2962,16 @@ function f559724ee23c1(data) {
         errors++;
       }
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f559724ee23c1.errors = vErrors;
+    f488abec25cfd.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f559724ee23c1.errors = vErrors;
-  return errors === 0;
+  f488abec25cfd.errors = null;
+  return true;
 }
 function f20b2ec1de3dd(data) {
   {
@@ -3016,7 +3239,7 @@ function ffc55ef2db718(data) {
   ffc55ef2db718.errors = null;
   return true;
 }
-function f91d96d79d1ee(data) {
+function f3b3224edba7a(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3024,12 +3247,12 @@ function f91d96d79d1ee(data) {
         (data.error === undefined && (missing0 = "error")) ||
         (data.jsonrpc === undefined && (missing0 = "jsonrpc"))
       ) {
-        return abi.fail(f91d96d79d1ee, "", "required", { missingProperty: missing0 });
+        return abi.fail(f3b3224edba7a, "", "required", { missingProperty: missing0 });
       } else {
         if (data.error !== undefined) {
           let data0 = data.error;
           if (!f9d85484c01bc(data0)) {
-            return abi.failWith(f91d96d79d1ee, f9d85484c01bc, "/error");
+            return abi.failWith(f3b3224edba7a, f9d85484c01bc, "/error");
           }
           {
             {
@@ -3040,7 +3263,7 @@ function f91d96d79d1ee(data) {
                   (data0.data === undefined && (missing1 = "data"))
                 ) {
                   return abi.fail(
-                    f91d96d79d1ee,
+                    f3b3224edba7a,
                     "/error",
                     "required",
                     { missingProperty: missing1 },
@@ -3051,7 +3274,7 @@ function f91d96d79d1ee(data) {
                     let data1 = data0.code;
                     if (!(typeof data1 == "number" && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
                       return abi.fail(
-                        f91d96d79d1ee,
+                        f3b3224edba7a,
                         "/error/code",
                         "type",
                         { type: "integer" },
@@ -3060,7 +3283,7 @@ function f91d96d79d1ee(data) {
                     }
                     if (-32021 !== data1) {
                       return abi.fail(
-                        f91d96d79d1ee,
+                        f3b3224edba7a,
                         "/error/code",
                         "const",
                         { allowedValue: -32021 },
@@ -3076,7 +3299,7 @@ function f91d96d79d1ee(data) {
                           let missing2;
                           if (data2.requiredCapabilities === undefined && (missing2 = "requiredCapabilities")) {
                             return abi.fail(
-                              f91d96d79d1ee,
+                              f3b3224edba7a,
                               "/error/data",
                               "required",
                               { missingProperty: missing2 },
@@ -3084,14 +3307,14 @@ function f91d96d79d1ee(data) {
                             );
                           } else {
                             if (data2.requiredCapabilities !== undefined) {
-                              if (!f810fcb5b3008(data2.requiredCapabilities)) {
-                                return abi.failWith(f91d96d79d1ee, f810fcb5b3008, "/error/data/requiredCapabilities");
+                              if (!fe3fc3d439fa4(data2.requiredCapabilities)) {
+                                return abi.failWith(f3b3224edba7a, fe3fc3d439fa4, "/error/data/requiredCapabilities");
                               }
                             }
                           }
                         } else {
                           return abi.fail(
-                            f91d96d79d1ee,
+                            f3b3224edba7a,
                             "/error/data",
                             "type",
                             { type: "object" },
@@ -3103,7 +3326,7 @@ function f91d96d79d1ee(data) {
                   }
                 }
               } else {
-                return abi.fail(f91d96d79d1ee, "/error", "type", { type: "object" }, "#/properties/error/allOf/1/type");
+                return abi.fail(f3b3224edba7a, "/error", "type", { type: "object" }, "#/properties/error/allOf/1/type");
               }
             }
           }
@@ -3111,30 +3334,30 @@ function f91d96d79d1ee(data) {
         {
           if (data.id !== undefined) {
             if (!fbcbd6dea190a(data.id)) {
-              return abi.failWith(f91d96d79d1ee, fbcbd6dea190a, "/id");
+              return abi.failWith(f3b3224edba7a, fbcbd6dea190a, "/id");
             }
           }
           {
             if (data.jsonrpc !== undefined) {
               let data5 = data.jsonrpc;
               if (typeof data5 !== "string") {
-                return abi.fail(f91d96d79d1ee, "/jsonrpc", "type", { type: "string" });
+                return abi.fail(f3b3224edba7a, "/jsonrpc", "type", { type: "string" });
               }
               if ("2.0" !== data5) {
-                return abi.fail(f91d96d79d1ee, "/jsonrpc", "const", { allowedValue: "2.0" });
+                return abi.fail(f3b3224edba7a, "/jsonrpc", "const", { allowedValue: "2.0" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f91d96d79d1ee, "", "type", { type: "object" });
+      return abi.fail(f3b3224edba7a, "", "type", { type: "object" });
     }
   }
-  f91d96d79d1ee.errors = null;
+  f3b3224edba7a.errors = null;
   return true;
 }
-function fb70a9b10f5fc(data) {
+function f576e7d5045b6(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3144,33 +3367,33 @@ function fb70a9b10f5fc(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(fb70a9b10f5fc, "", "required", { missingProperty: missing0 });
+        return abi.fail(f576e7d5045b6, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(fb70a9b10f5fc, fbcbd6dea190a, "/id");
+            return abi.failWith(f576e7d5045b6, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fb70a9b10f5fc, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f576e7d5045b6, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(fb70a9b10f5fc, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f576e7d5045b6, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.method !== undefined) {
               if (typeof data.method !== "string") {
-                return abi.fail(fb70a9b10f5fc, "/method", "type", { type: "string" });
+                return abi.fail(f576e7d5045b6, "/method", "type", { type: "string" });
               }
             }
             {
               if (data.params !== undefined) {
-                if (!f3eb416e8a390(data.params)) {
-                  return abi.failWith(fb70a9b10f5fc, f3eb416e8a390, "/params");
+                if (!fb9f19862dc70(data.params)) {
+                  return abi.failWith(f576e7d5045b6, fb9f19862dc70, "/params");
                 }
               }
             }
@@ -3178,10 +3401,10 @@ function fb70a9b10f5fc(data) {
         }
       }
     } else {
-      return abi.fail(fb70a9b10f5fc, "", "type", { type: "object" });
+      return abi.fail(f576e7d5045b6, "", "type", { type: "object" });
     }
   }
-  fb70a9b10f5fc.errors = null;
+  f576e7d5045b6.errors = null;
   return true;
 }
 function fa43e09635ded(data) {
@@ -3382,7 +3605,7 @@ function f0982e2e96de0(data) {
   f0982e2e96de0.errors = null;
   return true;
 }
-function f92becd52303e(data) {
+function f10c474cb3a59(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -3393,12 +3616,12 @@ function f92becd52303e(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f92becd52303e, "", "required", { missingProperty: missing0 });
+        return abi.fail(f10c474cb3a59, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           const _errs1 = errors;
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f92becd52303e, fbcbd6dea190a, "/id");
+            return abi.failWith(f10c474cb3a59, fbcbd6dea190a, "/id");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -3409,10 +3632,10 @@ function f92becd52303e(data) {
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(f92becd52303e, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f10c474cb3a59, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f92becd52303e, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f10c474cb3a59, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -3425,20 +3648,18 @@ function f92becd52303e(data) {
               const _errs5 = errors;
               let valid1 = false;
               const _errs6 = errors;
-              if (!f3f70e895861c(data2)) {
-                vErrors = abi.nest(vErrors, f3f70e895861c, "/result");
+              if (!f0f9f7a9b2bc8(data2)) {
+                vErrors = abi.nest(vErrors, f0f9f7a9b2bc8, "/result");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs6 === errors;
-              valid1 = valid1 || _valid0;
+              valid1 = _errs6 === errors;
               if (!valid1) {
                 const _errs7 = errors;
-                if (!f2501db4834d3(data2)) {
-                  vErrors = abi.nest(vErrors, f2501db4834d3, "/result");
+                if (!f262b4342c1ac(data2)) {
+                  vErrors = abi.nest(vErrors, f262b4342c1ac, "/result");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs7 === errors;
-                valid1 = valid1 || _valid0;
+                valid1 = _errs7 === errors;
               }
               if (!valid1) {
                 vErrors = abi.issue(
@@ -3450,7 +3671,7 @@ function f92becd52303e(data) {
                   "must match a schema in anyOf",
                 );
                 errors++;
-                f92becd52303e.errors = vErrors;
+                f10c474cb3a59.errors = vErrors;
                 return false;
               } else {
                 errors = _errs5;
@@ -3470,10 +3691,10 @@ function f92becd52303e(data) {
         }
       }
     } else {
-      return abi.fail(f92becd52303e, "", "type", { type: "object" });
+      return abi.fail(f10c474cb3a59, "", "type", { type: "object" });
     }
   }
-  f92becd52303e.errors = vErrors;
+  f10c474cb3a59.errors = vErrors;
   return errors === 0;
 }
 function fa3323570cdd0(data) {
@@ -3585,16 +3806,16 @@ function f42cdb3bc5778(data) {
   f42cdb3bc5778.errors = null;
   return true;
 }
-function f9b921a6c204c(data) {
+function fd19826c732b0(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if ((data._meta === undefined && (missing0 = "_meta")) || (data.uri === undefined && (missing0 = "uri"))) {
-        return abi.fail(f9b921a6c204c, "", "required", { missingProperty: missing0 });
+        return abi.fail(fd19826c732b0, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!fc4c6e1398945(data._meta)) {
-            return abi.failWith(f9b921a6c204c, fc4c6e1398945, "/_meta");
+          if (!fbd2a41bc3207(data._meta)) {
+            return abi.failWith(fd19826c732b0, fbd2a41bc3207, "/_meta");
           }
         }
         {
@@ -3604,10 +3825,10 @@ function f9b921a6c204c(data) {
               {
                 if (typeof data1 === "string") {
                   if (!f4d02f695c36b(data1)) {
-                    return abi.fail(f9b921a6c204c, "/uri", "format", { format: "uri" });
+                    return abi.fail(fd19826c732b0, "/uri", "format", { format: "uri" });
                   }
                 } else {
-                  return abi.fail(f9b921a6c204c, "/uri", "type", { type: "string" });
+                  return abi.fail(fd19826c732b0, "/uri", "type", { type: "string" });
                 }
               }
             }
@@ -3615,10 +3836,10 @@ function f9b921a6c204c(data) {
         }
       }
     } else {
-      return abi.fail(f9b921a6c204c, "", "type", { type: "object" });
+      return abi.fail(fd19826c732b0, "", "type", { type: "object" });
     }
   }
-  f9b921a6c204c.errors = null;
+  fd19826c732b0.errors = null;
   return true;
 }
 function f05b698ed6315(data) {
@@ -3821,74 +4042,65 @@ function faf8969efb15e(data) {
   faf8969efb15e.errors = null;
   return true;
 }
-function f5124d79a3f00(data) {
+function fc35812d997f2(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!fd3e4c756efcd(data)) {
     vErrors = abi.nest(vErrors, fd3e4c756efcd, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!fe9be3ff4803e(data)) {
       vErrors = abi.nest(vErrors, fe9be3ff4803e, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f42cdb3bc5778(data)) {
         vErrors = abi.nest(vErrors, f42cdb3bc5778, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!f0d72ffe54d94(data)) {
           vErrors = abi.nest(vErrors, f0d72ffe54d94, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
           if (!f05b698ed6315(data)) {
             vErrors = abi.nest(vErrors, f05b698ed6315, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
             if (!f0982e2e96de0(data)) {
               vErrors = abi.nest(vErrors, f0982e2e96de0, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
               if (!faf8969efb15e(data)) {
                 vErrors = abi.nest(vErrors, faf8969efb15e, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
                 if (!f5111c065de63(data)) {
                   vErrors = abi.nest(vErrors, f5111c065de63, "");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
+                valid0 = _errs8 === errors;
               }
             }
           }
@@ -3899,121 +4111,99 @@ function f5124d79a3f00(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f5124d79a3f00.errors = vErrors;
+    fc35812d997f2.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f5124d79a3f00.errors = vErrors;
-  return errors === 0;
+  fc35812d997f2.errors = null;
+  return true;
 }
-function fa946a2649ded(data) {
+function fd3db2f1e5f21(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f74822b80d801(data)) {
     vErrors = abi.nest(vErrors, f74822b80d801, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f3f70e895861c(data)) {
-      vErrors = abi.nest(vErrors, f3f70e895861c, "");
+    if (!f0f9f7a9b2bc8(data)) {
+      vErrors = abi.nest(vErrors, f0f9f7a9b2bc8, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f98a3a67e9e27(data)) {
-        vErrors = abi.nest(vErrors, f98a3a67e9e27, "");
+      if (!f221f8b32756d(data)) {
+        vErrors = abi.nest(vErrors, f221f8b32756d, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!fecfc0c911721(data)) {
           vErrors = abi.nest(vErrors, fecfc0c911721, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
           if (!fcd09eb07fe90(data)) {
             vErrors = abi.nest(vErrors, fcd09eb07fe90, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f2501db4834d3(data)) {
-              vErrors = abi.nest(vErrors, f2501db4834d3, "");
+            if (!f262b4342c1ac(data)) {
+              vErrors = abi.nest(vErrors, f262b4342c1ac, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
               if (!ff255483b2406(data)) {
                 vErrors = abi.nest(vErrors, ff255483b2406, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
                 if (!f9f7f028be2c8(data)) {
                   vErrors = abi.nest(vErrors, f9f7f028be2c8, "");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
+                valid0 = _errs8 === errors;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f6c07b099180e(data)) {
-                    vErrors = abi.nest(vErrors, f6c07b099180e, "");
+                  if (!f0d6e6e260eb2(data)) {
+                    vErrors = abi.nest(vErrors, f0d6e6e260eb2, "");
                     errors = vErrors.length;
                   }
-                  var _valid0 = _errs9 === errors;
-                  valid0 = valid0 || _valid0;
+                  valid0 = _errs9 === errors;
                   if (!valid0) {
                     const _errs10 = errors;
                     if (!fe06b63cb6293(data)) {
                       vErrors = abi.nest(vErrors, fe06b63cb6293, "");
                       errors = vErrors.length;
                     }
-                    var _valid0 = _errs10 === errors;
-                    valid0 = valid0 || _valid0;
+                    valid0 = _errs10 === errors;
                     if (!valid0) {
                       const _errs11 = errors;
-                      if (!f285e52a2767a(data)) {
-                        vErrors = abi.nest(vErrors, f285e52a2767a, "");
+                      if (!f0f23741e29cb(data)) {
+                        vErrors = abi.nest(vErrors, f0f23741e29cb, "");
                         errors = vErrors.length;
                       }
-                      var _valid0 = _errs11 === errors;
-                      valid0 = valid0 || _valid0;
+                      valid0 = _errs11 === errors;
                       if (!valid0) {
                         const _errs12 = errors;
                         if (!f04a1fca6ebfd(data)) {
                           vErrors = abi.nest(vErrors, f04a1fca6ebfd, "");
                           errors = vErrors.length;
                         }
-                        var _valid0 = _errs12 === errors;
-                        valid0 = valid0 || _valid0;
+                        valid0 = _errs12 === errors;
                       }
                     }
                   }
@@ -4028,20 +4218,11 @@ function fa946a2649ded(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fa946a2649ded.errors = vErrors;
+    fd3db2f1e5f21.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  fa946a2649ded.errors = vErrors;
-  return errors === 0;
+  fd3db2f1e5f21.errors = null;
+  return true;
 }
 function f3983d67fa8ed(data) {
   {
@@ -4244,59 +4425,64 @@ function f350ea6c10453(data) {
 export const v047e43ab305f: abi.Validator = f047e43ab305f;
 export const v05b698ed6315: abi.Validator = f05b698ed6315;
 export const v0982e2e96de0: abi.Validator = f0982e2e96de0;
+export const v0ab2048c98e0: abi.Validator = f0ab2048c98e0;
 export const v0d72ffe54d94: abi.Validator = f0d72ffe54d94;
-export const v1e9acdc38a68: abi.Validator = f1e9acdc38a68;
+export const v10c474cb3a59: abi.Validator = f10c474cb3a59;
+export const v111fa0ef020b: abi.Validator = f111fa0ef020b;
 export const v20b2ec1de3dd: abi.Validator = f20b2ec1de3dd;
-export const v22ba9b0143a6: abi.Validator = f22ba9b0143a6;
-export const v28c4311c75f7: abi.Validator = f28c4311c75f7;
-export const v2a8a04fe83a8: abi.Validator = f2a8a04fe83a8;
-export const v2dc4f0d8fc0f: abi.Validator = f2dc4f0d8fc0f;
+export const v2b606bd5a0f6: abi.Validator = f2b606bd5a0f6;
+export const v3128822f57db: abi.Validator = f3128822f57db;
 export const v350ea6c10453: abi.Validator = f350ea6c10453;
 export const v362c2b024c05: abi.Validator = f362c2b024c05;
 export const v3983d67fa8ed: abi.Validator = f3983d67fa8ed;
+export const v3b3224edba7a: abi.Validator = f3b3224edba7a;
 export const v42cdb3bc5778: abi.Validator = f42cdb3bc5778;
-export const v46ef055bc94c: abi.Validator = f46ef055bc94c;
+export const v488abec25cfd: abi.Validator = f488abec25cfd;
+export const v4a75dd8bd177: abi.Validator = f4a75dd8bd177;
 export const v5111c065de63: abi.Validator = f5111c065de63;
-export const v5124d79a3f00: abi.Validator = f5124d79a3f00;
 export const v512ed39ae3a8: abi.Validator = f512ed39ae3a8;
-export const v559724ee23c1: abi.Validator = f559724ee23c1;
+export const v51fb6a7d99e0: abi.Validator = f51fb6a7d99e0;
+export const v576e7d5045b6: abi.Validator = f576e7d5045b6;
 export const v651c6aa21668: abi.Validator = f651c6aa21668;
-export const v729538aead6a: abi.Validator = f729538aead6a;
+export const v70cf3185cf91: abi.Validator = f70cf3185cf91;
+export const v74335397d8ae: abi.Validator = f74335397d8ae;
 export const v74822b80d801: abi.Validator = f74822b80d801;
 export const v76fee29e5a9b: abi.Validator = f76fee29e5a9b;
-export const v780eabd2089e: abi.Validator = f780eabd2089e;
 export const v781e0ab87c28: abi.Validator = f781e0ab87c28;
 export const v78c6c529e458: abi.Validator = f78c6c529e458;
-export const v80b99d7ad2bc: abi.Validator = f80b99d7ad2bc;
-export const v873b2912ccda: abi.Validator = f873b2912ccda;
-export const v9103f6ea9bbd: abi.Validator = f9103f6ea9bbd;
-export const v91d96d79d1ee: abi.Validator = f91d96d79d1ee;
-export const v92becd52303e: abi.Validator = f92becd52303e;
-export const v9b921a6c204c: abi.Validator = f9b921a6c204c;
-export const va1c6c001f254: abi.Validator = fa1c6c001f254;
+export const v7fc6bed25869: abi.Validator = f7fc6bed25869;
+export const v821dba49a425: abi.Validator = f821dba49a425;
+export const v8a7a77f2698e: abi.Validator = f8a7a77f2698e;
+export const v9d98ed400d96: abi.Validator = f9d98ed400d96;
 export const va2367193a87c: abi.Validator = fa2367193a87c;
+export const va2c21eacb0ea: abi.Validator = fa2c21eacb0ea;
 export const va3323570cdd0: abi.Validator = fa3323570cdd0;
+export const va33a776f7309: abi.Validator = fa33a776f7309;
 export const va43e09635ded: abi.Validator = fa43e09635ded;
-export const va5f504460855: abi.Validator = fa5f504460855;
-export const va7d689ba8b6f: abi.Validator = fa7d689ba8b6f;
-export const va946a2649ded: abi.Validator = fa946a2649ded;
-export const vaa7a2a16e9fa: abi.Validator = faa7a2a16e9fa;
+export const va9caeef4590c: abi.Validator = fa9caeef4590c;
+export const vaba6ce41e7f6: abi.Validator = faba6ce41e7f6;
 export const vaf8969efb15e: abi.Validator = faf8969efb15e;
-export const vafa71f7b1324: abi.Validator = fafa71f7b1324;
-export const vb70a9b10f5fc: abi.Validator = fb70a9b10f5fc;
-export const vb72793556cb4: abi.Validator = fb72793556cb4;
-export const vc2cb6aa49fff: abi.Validator = fc2cb6aa49fff;
-export const vc3dc7269fb15: abi.Validator = fc3dc7269fb15;
+export const vb11c3f254f0b: abi.Validator = fb11c3f254f0b;
+export const vb9f19862dc70: abi.Validator = fb9f19862dc70;
+export const vbbc31cd936cc: abi.Validator = fbbc31cd936cc;
+export const vbd2a41bc3207: abi.Validator = fbd2a41bc3207;
+export const vc00d77f792f1: abi.Validator = fc00d77f792f1;
+export const vc35812d997f2: abi.Validator = fc35812d997f2;
+export const vc47514d6dbe1: abi.Validator = fc47514d6dbe1;
+export const vc81fc31ce276: abi.Validator = fc81fc31ce276;
 export const vca5664fca145: abi.Validator = fca5664fca145;
-export const vcb3eed2a62f4: abi.Validator = fcb3eed2a62f4;
-export const vcbb6ff2461c4: abi.Validator = fcbb6ff2461c4;
 export const vcdac5b6aa7e3: abi.Validator = fcdac5b6aa7e3;
-export const vd27994181751: abi.Validator = fd27994181751;
+export const vd19826c732b0: abi.Validator = fd19826c732b0;
+export const vd3db2f1e5f21: abi.Validator = fd3db2f1e5f21;
 export const vd3e4c756efcd: abi.Validator = fd3e4c756efcd;
 export const vd52807a0e5db: abi.Validator = fd52807a0e5db;
-export const vdb5cf47c0eab: abi.Validator = fdb5cf47c0eab;
-export const vdc3abef15987: abi.Validator = fdc3abef15987;
 export const ve3c48da63c25: abi.Validator = fe3c48da63c25;
+export const ve71b653e55ec: abi.Validator = fe71b653e55ec;
 export const ve9be3ff4803e: abi.Validator = fe9be3ff4803e;
+export const vea4eee0089b8: abi.Validator = fea4eee0089b8;
+export const vece1297ee503: abi.Validator = fece1297ee503;
 export const vf425e5f323a5: abi.Validator = ff425e5f323a5;
+export const vf716d1093a12: abi.Validator = ff716d1093a12;
+export const vf86cdbb33593: abi.Validator = ff86cdbb33593;
+export const vf92ef891012e: abi.Validator = ff92ef891012e;
 export const vfc55ef2db718: abi.Validator = ffc55ef2db718;

@@ -11,7 +11,7 @@ import {
   fc2ae05cdda27,
   fe107ff2d412b,
 } from "./definitions-16e3ac04b3.js";
-import { fbcbd6dea190a } from "./shared-28b595b78f.js";
+import { fbcbd6dea190a } from "./shared-ed4507d350.js";
 function f50d627de07db(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -100,123 +100,101 @@ function f50d627de07db(data) {
   f50d627de07db.errors = null;
   return true;
 }
-function fbad0e5eee56f(data) {
+function f37579ad78620(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f23ed7ecd9e2a(data)) {
     vErrors = abi.nest(vErrors, f23ed7ecd9e2a, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!f631628fdc6fd(data)) {
       vErrors = abi.nest(vErrors, f631628fdc6fd, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f50d627de07db(data)) {
         vErrors = abi.nest(vErrors, f50d627de07db, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!f69ae7d680f72(data)) {
           vErrors = abi.nest(vErrors, f69ae7d680f72, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
       }
     }
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fbad0e5eee56f.errors = vErrors;
+    f37579ad78620.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  fbad0e5eee56f.errors = vErrors;
-  return errors === 0;
+  f37579ad78620.errors = null;
+  return true;
 }
-function fc7cdbd3d896a(data) {
+function f8fd8a3cfbd7c(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f23ed7ecd9e2a(data)) {
     vErrors = abi.nest(vErrors, f23ed7ecd9e2a, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!f50d627de07db(data)) {
       vErrors = abi.nest(vErrors, f50d627de07db, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f8d0192a3151f(data)) {
         vErrors = abi.nest(vErrors, f8d0192a3151f, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!fc2ae05cdda27(data)) {
           vErrors = abi.nest(vErrors, fc2ae05cdda27, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
           if (!fb8004239d4d2(data)) {
             vErrors = abi.nest(vErrors, fb8004239d4d2, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
             if (!f09cc1400986e(data)) {
               vErrors = abi.nest(vErrors, f09cc1400986e, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
               if (!fe107ff2d412b(data)) {
                 vErrors = abi.nest(vErrors, fe107ff2d412b, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
             }
           }
         }
@@ -226,21 +204,12 @@ function fc7cdbd3d896a(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fc7cdbd3d896a.errors = vErrors;
+    f8fd8a3cfbd7c.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  fc7cdbd3d896a.errors = vErrors;
-  return errors === 0;
+  f8fd8a3cfbd7c.errors = null;
+  return true;
 }
+export const v37579ad78620: abi.Validator = f37579ad78620;
 export const v50d627de07db: abi.Validator = f50d627de07db;
-export const vbad0e5eee56f: abi.Validator = fbad0e5eee56f;
-export const vc7cdbd3d896a: abi.Validator = fc7cdbd3d896a;
+export const v8fd8a3cfbd7c: abi.Validator = f8fd8a3cfbd7c;

@@ -14,11 +14,11 @@ import {
   fac9a090d9979,
   ff950818ad647,
 } from "./definitions-16e3ac04b3.js";
-import { f4c0d38165e68 } from "./params.completion.complete-21b3d18681.js";
+import { f4c0d38165e68 } from "./params.completion.complete-becd7db369.js";
 import { ffd5c4cf8cfcf } from "./params.initialize-34f8bb956f.js";
-import { f4d02f695c36b } from "./shared-3b2ea758b7.js";
-import { f6975bf43f265 } from "./shared-47ff94489d.js";
+import { f6975bf43f265 } from "./shared-670270c608.js";
 import { fb29db0a79388 } from "./shared-afc11b4505.js";
+import { f4d02f695c36b } from "./shared-de78a239ea.js";
 function f6074f7fccf3c(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -99,7 +99,7 @@ function f6074f7fccf3c(data) {
   f6074f7fccf3c.errors = null;
   return true;
 }
-function fd7e04d943aa7(data) {
+function f406d82b42731(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -110,7 +110,7 @@ function fd7e04d943aa7(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fd7e04d943aa7,
+          f406d82b42731,
           "",
           "required",
           { missingProperty: missing0 },
@@ -122,11 +122,11 @@ function fd7e04d943aa7(data) {
           let data0 = data.method;
           const _errs1 = errors;
           if (typeof data0 !== "string") {
-            return abi.fail(fd7e04d943aa7, "/method", "type", { type: "string" });
+            return abi.fail(f406d82b42731, "/method", "type", { type: "string" });
           }
           if ("completion/complete" !== data0) {
             return abi.fail(
-              fd7e04d943aa7,
+              f406d82b42731,
               "/method",
               "const",
               { allowedValue: "completion/complete" },
@@ -142,31 +142,31 @@ function fd7e04d943aa7(data) {
           if (data.params !== undefined) {
             let data1 = data.params;
             const _errs3 = errors;
-            if (errors === _errs3) {
+            {
               if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
                 let missing1;
                 if (
                   (data1.argument === undefined && (missing1 = "argument")) ||
                   (data1.ref === undefined && (missing1 = "ref"))
                 ) {
-                  return abi.fail(fd7e04d943aa7, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f406d82b42731, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.argument !== undefined) {
                     let data2 = data1.argument;
                     const _errs5 = errors;
-                    if (errors === _errs5) {
+                    {
                       if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                         let missing2;
                         if (
                           (data2.name === undefined && (missing2 = "name")) ||
                           (data2.value === undefined && (missing2 = "value"))
                         ) {
-                          return abi.fail(fd7e04d943aa7, "/params/argument", "required", { missingProperty: missing2 });
+                          return abi.fail(f406d82b42731, "/params/argument", "required", { missingProperty: missing2 });
                         } else {
                           if (data2.name !== undefined) {
                             const _errs7 = errors;
                             if (typeof data2.name !== "string") {
-                              return abi.fail(fd7e04d943aa7, "/params/argument/name", "type", { type: "string" });
+                              return abi.fail(f406d82b42731, "/params/argument/name", "type", { type: "string" });
                             }
                             var valid2 = _errs7 === errors;
                           } else {
@@ -176,7 +176,7 @@ function fd7e04d943aa7(data) {
                             if (data2.value !== undefined) {
                               const _errs9 = errors;
                               if (typeof data2.value !== "string") {
-                                return abi.fail(fd7e04d943aa7, "/params/argument/value", "type", { type: "string" });
+                                return abi.fail(f406d82b42731, "/params/argument/value", "type", { type: "string" });
                               }
                               var valid2 = _errs9 === errors;
                             } else {
@@ -185,7 +185,7 @@ function fd7e04d943aa7(data) {
                           }
                         }
                       } else {
-                        return abi.fail(fd7e04d943aa7, "/params/argument", "type", { type: "object" });
+                        return abi.fail(f406d82b42731, "/params/argument", "type", { type: "object" });
                       }
                     }
                     var valid1 = _errs5 === errors;
@@ -203,16 +203,14 @@ function fd7e04d943aa7(data) {
                         vErrors = abi.nest(vErrors, f4c0d38165e68, "/params/ref");
                         errors = vErrors.length;
                       }
-                      var _valid0 = _errs13 === errors;
-                      valid3 = valid3 || _valid0;
+                      valid3 = _errs13 === errors;
                       if (!valid3) {
                         const _errs14 = errors;
                         if (!f6975bf43f265(data5)) {
                           vErrors = abi.nest(vErrors, f6975bf43f265, "/params/ref");
                           errors = vErrors.length;
                         }
-                        var _valid0 = _errs14 === errors;
-                        valid3 = valid3 || _valid0;
+                        valid3 = _errs14 === errors;
                       }
                       if (!valid3) {
                         vErrors = abi.issue(
@@ -224,7 +222,7 @@ function fd7e04d943aa7(data) {
                           "must match a schema in anyOf",
                         );
                         errors++;
-                        fd7e04d943aa7.errors = vErrors;
+                        f406d82b42731.errors = vErrors;
                         return false;
                       } else {
                         errors = _errs12;
@@ -243,7 +241,7 @@ function fd7e04d943aa7(data) {
                   }
                 }
               } else {
-                return abi.fail(fd7e04d943aa7, "/params", "type", { type: "object" });
+                return abi.fail(f406d82b42731, "/params", "type", { type: "object" });
               }
             }
             var valid0 = _errs3 === errors;
@@ -253,120 +251,106 @@ function fd7e04d943aa7(data) {
         }
       }
     } else {
-      return abi.fail(fd7e04d943aa7, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f406d82b42731, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fd7e04d943aa7.errors = vErrors;
+  f406d82b42731.errors = vErrors;
   return errors === 0;
 }
-function f40b3b77e77b1(data) {
+function f28709253e28a(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f6074f7fccf3c(data)) {
     vErrors = abi.nest(vErrors, f6074f7fccf3c, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!f74788196111b(data)) {
       vErrors = abi.nest(vErrors, f74788196111b, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f7314459d11fd(data)) {
         vErrors = abi.nest(vErrors, f7314459d11fd, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!ff950818ad647(data)) {
           vErrors = abi.nest(vErrors, ff950818ad647, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
           if (!f29bf5eb1ca06(data)) {
             vErrors = abi.nest(vErrors, f29bf5eb1ca06, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
             if (!fac9a090d9979(data)) {
               vErrors = abi.nest(vErrors, fac9a090d9979, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
               if (!f513fb1a15200(data)) {
                 vErrors = abi.nest(vErrors, f513fb1a15200, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
                 if (!f2cfa2dcef138(data)) {
                   vErrors = abi.nest(vErrors, f2cfa2dcef138, "");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
+                valid0 = _errs8 === errors;
                 if (!valid0) {
                   const _errs9 = errors;
                   if (!f9b662d232576(data)) {
                     vErrors = abi.nest(vErrors, f9b662d232576, "");
                     errors = vErrors.length;
                   }
-                  var _valid0 = _errs9 === errors;
-                  valid0 = valid0 || _valid0;
+                  valid0 = _errs9 === errors;
                   if (!valid0) {
                     const _errs10 = errors;
                     if (!f58d8f502801f(data)) {
                       vErrors = abi.nest(vErrors, f58d8f502801f, "");
                       errors = vErrors.length;
                     }
-                    var _valid0 = _errs10 === errors;
-                    valid0 = valid0 || _valid0;
+                    valid0 = _errs10 === errors;
                     if (!valid0) {
                       const _errs11 = errors;
                       if (!f56168250ac26(data)) {
                         vErrors = abi.nest(vErrors, f56168250ac26, "");
                         errors = vErrors.length;
                       }
-                      var _valid0 = _errs11 === errors;
-                      valid0 = valid0 || _valid0;
+                      valid0 = _errs11 === errors;
                       if (!valid0) {
                         const _errs12 = errors;
                         if (!f53a2af1b5a19(data)) {
                           vErrors = abi.nest(vErrors, f53a2af1b5a19, "");
                           errors = vErrors.length;
                         }
-                        var _valid0 = _errs12 === errors;
-                        valid0 = valid0 || _valid0;
+                        valid0 = _errs12 === errors;
                         if (!valid0) {
                           const _errs13 = errors;
-                          if (!fd7e04d943aa7(data)) {
-                            vErrors = abi.nest(vErrors, fd7e04d943aa7, "");
+                          if (!f406d82b42731(data)) {
+                            vErrors = abi.nest(vErrors, f406d82b42731, "");
                             errors = vErrors.length;
                           }
-                          var _valid0 = _errs13 === errors;
-                          valid0 = valid0 || _valid0;
+                          valid0 = _errs13 === errors;
                         }
                       }
                     }
@@ -382,20 +366,11 @@ function f40b3b77e77b1(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f40b3b77e77b1.errors = vErrors;
+    f28709253e28a.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f40b3b77e77b1.errors = vErrors;
-  return errors === 0;
+  f28709253e28a.errors = null;
+  return true;
 }
 const fee674cbc5ad1 = {
   properties: {
@@ -554,8 +529,8 @@ function fbeb52deee14a(data) {
   return true;
 }
 export { f7aefb4e79829 };
-export const v40b3b77e77b1: abi.Validator = f40b3b77e77b1;
+export const v28709253e28a: abi.Validator = f28709253e28a;
+export const v406d82b42731: abi.Validator = f406d82b42731;
 export const v6074f7fccf3c: abi.Validator = f6074f7fccf3c;
 export const v7aefb4e79829: abi.Validator = f7aefb4e79829;
 export const vbeb52deee14a: abi.Validator = fbeb52deee14a;
-export const vd7e04d943aa7: abi.Validator = fd7e04d943aa7;

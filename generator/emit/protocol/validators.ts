@@ -216,13 +216,20 @@ function plan(model: ProtocolModel): Plan {
   const paramsByDef = new Map<string, string>();
   const results = new Map<string, JSONSchema>();
   const resultsByDef = new Map<string, string>();
+  const metaChecked = model.era === "modern" ? afterRequestMeta(compiled, target) : undefined;
   for (const method of model.methods) {
     if (method.paramsPointer !== null) {
       const found = locate(method, "params", method.paramsPointer);
-      const relaxed = found.def !== undefined ? withInputResponsesRelaxed(compiled.get(target.get(found.def)!)!) : null;
-      if (relaxed !== null) params.set(method.method, relaxed);
-      else if (found.def !== undefined) paramsByDef.set(method.method, found.def);
-      else params.set(method.method, mapRefs(withBaseMeta(found.schema, method, model), redirect));
+      // What a 2026-era server receives has had its `_meta` checked by the runtime first.
+      const checked = metaChecked !== undefined && method.kind === "request" && method.from === "client";
+      if (found.def === undefined) {
+        params.set(method.method, mapRefs(withBaseMeta(found.schema, method, model), redirect));
+      } else {
+        const def = target.get(found.def)!;
+        const relaxed = withInputResponsesRelaxed(compiled.get(def)!);
+        if (relaxed !== null) params.set(method.method, (checked && metaChecked.params(relaxed)) || relaxed);
+        else paramsByDef.set(method.method, (checked && metaChecked.definition(def)) || found.def);
+      }
     }
     if (method.kind === "request" && method.resultPointer !== null) {
       const found = locate(method, "result", method.resultPointer);
@@ -249,6 +256,116 @@ function withInputResponsesRelaxed(schema: JSONSchema): JSONSchema | null {
     return null;
   const inputResponses = { type: "object", additionalProperties: { type: "object" } };
   return { ...schema, properties: { ...schema.properties, inputResponses } };
+}
+
+/** The per-request `_meta` keys (https://modelcontextprotocol.io/specification/2026-07-28/basic/index). */
+const PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+const LOG_LEVEL = "io.modelcontextprotocol/logLevel";
+const CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
+/** The levels checkRequestMeta accepts (the runtime's `loggingLevels`). */
+const LOGGING_LEVELS = ["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"];
+/** Suffix of the compiled definitions that check what is left once checkRequestMeta accepted `_meta`. */
+const META_CHECKED = "$metaChecked";
+
+/**
+ * A 2026-era server checks a request's `_meta` before its params validator runs
+ * (runtime/src/lifecycle/modern/meta.ts `checkRequestMeta`, which a server with `trustPeer`, having
+ * no validators, answers with alone): `_meta` is an object holding a protocol version the server
+ * serves (a string), client capabilities that are an object, a `clientInfo`, if any, that is an
+ * object with string `name` and `version`, and a log level, if any, of the schema's eight. The
+ * params validators of what a client sends check what is left (the shapes inside the capabilities
+ * and `clientInfo`, `progressToken`): every refusal of theirs stays as it
+ * was, as the checks left out can no longer fail, and a server's bundle does not carry them twice.
+ * The request meta definition is found by its two required keys; undefined when the revision has
+ * none of that shape, or its log level is not the runtime's eight, so nothing is left out.
+ */
+function afterRequestMeta(
+  compiled: Map<string, JSONSchema>,
+  target: Map<string, string>,
+): { params: (schema: JSONSchema) => JSONSchema | null; definition: (name: string) => string | null } | undefined {
+  const refTo = (name: string): JSONSchema => ({ $ref: DEF_ID_PREFIX + name });
+  // Only properties, so that leaving one out cannot make it an additional property.
+  const isRequestMeta = (s: JSONSchema): boolean =>
+    onlyProperties(s) &&
+    Array.isArray(s.required) &&
+    s.required.includes(PROTOCOL_VERSION) &&
+    s.required.includes(CLIENT_CAPABILITIES) &&
+    JSON.stringify(s.properties[PROTOCOL_VERSION]) === '{"type":"string"}';
+  const metaName = [...compiled].find(([, s]) => isRequestMeta(s))?.[0];
+  if (metaName === undefined) return undefined;
+  const meta = compiled.get(metaName) as { properties: Record<string, JSONSchema>; required: string[] };
+  const level = meta.properties[LOG_LEVEL];
+  const levelName = level === undefined ? undefined : bareRefTarget(level);
+  const levelSchema = levelName === null || levelName === undefined ? level : compiled.get(target.get(levelName)!);
+  const knownLevels =
+    levelSchema === undefined ||
+    (isPlainObject(levelSchema) &&
+      Object.keys(levelSchema).length === 2 &&
+      levelSchema.type === "string" &&
+      Array.isArray(levelSchema.enum) &&
+      JSON.stringify([...(levelSchema.enum as string[])].sort()) === JSON.stringify(LOGGING_LEVELS));
+  if (!knownLevels) return undefined;
+  const { [PROTOCOL_VERSION]: _version, [LOG_LEVEL]: _level, ...properties } = meta.properties;
+  const info = properties[CLIENT_INFO];
+  const infoName = info === undefined ? null : bareRefTarget(info);
+  const checkedInfo = infoName === null ? null : afterClientInfo(compiled.get(target.get(infoName)!)!);
+  if (checkedInfo !== null) properties[CLIENT_INFO] = checkedInfo;
+  const required = meta.required.filter((k) => k !== PROTOCOL_VERSION && k !== CLIENT_CAPABILITIES);
+  const { required: _required, ...rest } = meta as unknown as Record<string, unknown>;
+  const checkedMeta = metaName + META_CHECKED;
+  compiled.set(checkedMeta, { ...rest, properties, ...(required.length > 0 ? { required } : {}) });
+  target.set(checkedMeta, checkedMeta);
+
+  /** `schema` (object params whose `_meta` is the request meta) with `_meta` as checked; null otherwise. */
+  const params = (schema: JSONSchema): JSONSchema | null => {
+    if (!isPlainObject(schema) || !isPlainObject(schema.properties)) return null;
+    const ref = bareRefTarget(schema.properties._meta as JSONSchema);
+    if (ref === null || target.get(ref) !== metaName) return null;
+    const required = Array.isArray(schema.required) ? schema.required.filter((k) => k !== "_meta") : [];
+    const { required: _required, ...rest } = schema;
+    return {
+      ...rest,
+      properties: { ...schema.properties, _meta: refTo(checkedMeta) },
+      ...(required.length > 0 ? { required } : {}),
+    };
+  };
+  /** The compiled definition of params definition `name` as checked (one per definition, whatever the methods), or null. */
+  const definition = (name: string): string | null => {
+    const checked = name + META_CHECKED;
+    if (compiled.has(checked)) return checked;
+    const schema = params(compiled.get(name)!);
+    if (schema === null) return null;
+    compiled.set(checked, schema);
+    target.set(checked, checked);
+    return checked;
+  };
+  return { params, definition };
+}
+
+/** Whether `s` holds only the keywords that leaving a property out cannot change the meaning of. */
+const onlyProperties = (
+  s: JSONSchema,
+): s is { type: "object"; properties: Record<string, JSONSchema>; required?: unknown } =>
+  isPlainObject(s) &&
+  Object.keys(s).every((k) => k === "type" || k === "properties" || k === "required") &&
+  s.type === "object" &&
+  isPlainObject(s.properties);
+
+/**
+ * The `clientInfo` definition (`Implementation`) without what checkRequestMeta checked of it: its
+ * string `name` and `version`; inline, as the definition itself stays whole for everything else
+ * that refers to it. Null when the definition is not an object of those two required strings and
+ * optional properties.
+ */
+function afterClientInfo(schema: JSONSchema): JSONSchema | null {
+  const text = '{"type":"string"}';
+  if (!onlyProperties(schema) || !Array.isArray(schema.required)) return null;
+  const { name, version, ...properties } = schema.properties;
+  if (JSON.stringify(name) !== text || JSON.stringify(version) !== text) return null;
+  if (!schema.required.includes("name") || !schema.required.includes("version")) return null;
+  const required = schema.required.filter((k) => k !== "name" && k !== "version");
+  return { type: "object", properties, ...(required.length > 0 ? { required } : {}) };
 }
 
 /**

@@ -2,30 +2,26 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 const fb284c40d8163 = ["string", "integer", "boolean"];
-const fa7d66baa8c06 = { validate: fa9e01f8e94c3 };
-const f65ae2b472b5c = { validate: fb620de68c3b2 };
-function fb620de68c3b2(data) {
+function fa65afbf4378f(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fa7d66baa8c06.validate(data)) {
-    vErrors = abi.nest(vErrors, fa7d66baa8c06.validate, "");
+  if (!f371aa6e178a9(data)) {
+    vErrors = abi.nest(vErrors, f371aa6e178a9, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (errors === _errs2) {
+    {
       if (Array.isArray(data)) {
         var valid1 = true;
         const len0 = data.length;
         for (let i0 = 0; i0 < len0; i0++) {
           const _errs4 = errors;
-          if (!f65ae2b472b5c.validate(data[i0])) {
-            vErrors = abi.nest(vErrors, f65ae2b472b5c.validate, "/" + i0);
+          if (!fa65afbf4378f(data[i0])) {
+            vErrors = abi.nest(vErrors, fa65afbf4378f, "/" + i0);
             errors = vErrors.length;
           }
           var valid1 = _errs4 === errors;
@@ -38,8 +34,7 @@ function fb620de68c3b2(data) {
         errors++;
       }
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs5 = errors;
       if (
@@ -57,43 +52,33 @@ function fb620de68c3b2(data) {
         );
         errors++;
       }
-      var _valid0 = _errs5 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs5 === errors;
     }
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fb620de68c3b2.errors = vErrors;
+    fa65afbf4378f.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  fb620de68c3b2.errors = vErrors;
-  return errors === 0;
+  fa65afbf4378f.errors = null;
+  return true;
 }
-function fa9e01f8e94c3(data) {
+function f371aa6e178a9(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       for (const key0 in data) {
-        if (!fb620de68c3b2(data[key0])) {
-          return abi.failWith(fa9e01f8e94c3, fb620de68c3b2, "/" + abi.pointerToken(key0));
+        if (!fa65afbf4378f(data[key0])) {
+          return abi.failWith(f371aa6e178a9, fa65afbf4378f, "/" + abi.pointerToken(key0));
         }
       }
     } else {
-      return abi.fail(fa9e01f8e94c3, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f371aa6e178a9, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fa9e01f8e94c3.errors = null;
+  f371aa6e178a9.errors = null;
   return true;
 }
-export { fb620de68c3b2, fa9e01f8e94c3 };
-export const va9e01f8e94c3: abi.Validator = fa9e01f8e94c3;
-export const vb620de68c3b2: abi.Validator = fb620de68c3b2;
+export { fa65afbf4378f, f371aa6e178a9 };
+export const v371aa6e178a9: abi.Validator = f371aa6e178a9;
+export const va65afbf4378f: abi.Validator = fa65afbf4378f;
