@@ -83,8 +83,11 @@ async function produceManifest(
   }
   // Skill folders and resource files are inputs too: a change to one regenerates (and re-banners) the output.
   const sideFiles = sideFilesDigest(bytes.toString("utf8"), dirname(abs));
-  const sha =
-    sideFiles === undefined ? sha256(bytes) : sha256(Buffer.concat([bytes, Buffer.from(`\u0000files ${sideFiles}`)]));
+  // The target is an input too (workers output imports differently); "node", the default, adds nothing,
+  // so outputs generated before the option existed keep their banners.
+  const host = target.target === undefined || target.target === "node" ? "" : `\u0000target ${target.target}`;
+  const extra = (sideFiles === undefined ? "" : `\u0000files ${sideFiles}`) + host;
+  const sha = extra === "" ? sha256(bytes) : sha256(Buffer.concat([bytes, Buffer.from(extra)]));
   // Banners name the manifest relative to the output folder, so the bytes do not depend on cwd.
   const named = fromOut(target.out, abs);
   const cacheDir = cacheDirOf(cwd, options);
@@ -118,6 +121,7 @@ async function produceManifest(
       options.warn?.(w);
     },
     options.lenient ?? false,
+    target.target === "workers",
   );
   const revision = rendered.revisions.join(", ");
   // the protocol bindings are not copied: bindings.ts imports them from @mcpgen/runtime/protocol/<rev>

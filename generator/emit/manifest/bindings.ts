@@ -25,7 +25,14 @@ import { byName, quotedForDoc, serverBaseName } from "./definition.js";
 function runtimeLink(spoken: readonly string[], entry: ProtocolEntry, abiExported = false) {
   const revisions = spoken.map((revision) => {
     const { era, batching } = readOverlay(revision);
-    return { revision, era, batching: String(batching), module: runtimeImports.protocol(revision, entry) };
+    return {
+      revision,
+      era,
+      batching: String(batching),
+      module: runtimeImports.protocol(revision, entry),
+      // the namespace a bundled deployment's client.ts imports it as (`target: "workers"`)
+      binding: `revision_${revision.replace(/[^A-Za-z0-9]/g, "_")}`,
+    };
   });
   return { abiCheck: abiCheck(abiExported), revisions };
 }
