@@ -96,8 +96,10 @@ test("the one-tool server bundles within its budget, smaller than SDK v1's, and 
  * And the HTTP endpoint's third pass (the legacy shape as EndpointWithLegacy, which only the legacy
  * era's HTTP side makes; a Request's URL read as a URL where rarely read; a Host header's whole
  * match): 28 242 B: 28.25 kB.
+ * Generated as `mcpgen init --target workers` configures it (`"target": "workers"`: the tool
+ * validators imported statically, no lazy-init glue for them; 27 678 B on main before): 27 439 B: 27.45 kB.
  */
-const WORKER_BUDGET = 28_250;
+const WORKER_BUDGET = 27_450;
 
 /**
  * The runtime's modules of the legacy era: its lifecycle, the server's legacy side and the router of
