@@ -118,6 +118,7 @@ test("checked-in outputs: every file matches exactly one row", () => {
     "bench/add/text",
     "bench/add/structured",
     "test/fixtures/templates/golden",
+    "test/fixtures/templates/golden-workers",
   ]) {
     for (const f of filesUnder(join(repoRoot, dir))) rowFor("manifest", f, dir);
   }
