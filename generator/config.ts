@@ -15,7 +15,7 @@ export type DeployTarget = (typeof DEPLOY_TARGETS)[number];
 const deployTargetsExpected = DEPLOY_TARGETS.map((t) => JSON.stringify(t)).join(", ");
 
 /** Whether `target` is one of DEPLOY_TARGETS. */
-export function isDeployTarget(target: unknown): target is DeployTarget {
+function isDeployTarget(target: unknown): target is DeployTarget {
   return (DEPLOY_TARGETS as readonly unknown[]).includes(target);
 }
 
