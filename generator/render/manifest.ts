@@ -88,7 +88,7 @@ export function generateManifest(path: string, options: ManifestGenerateOptions 
     ...(model.skills.length > 0 ? [emitSkills(model)] : []),
     ...(model.resources.some((r) => r.file !== null) ? [emitResourceFiles(model)] : []),
   ];
-  const bindings = bindingsModule(spoken);
+  const bindings = bindingsModule(spoken, model.staticImports === true);
   const files = [types.file, lists, bindings, ...validators.files, ...facades];
   assertListed("manifest", files);
   return { model, files, warnings, preformatted: skipsPrettier("manifest", files) };

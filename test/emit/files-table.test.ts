@@ -97,7 +97,7 @@ function manifestViews(model: ServerModel): Record<string, () => ViewModel> {
     "client.ts": () => clientView(model, spoken),
     "definition.ts": () => definitionView(model),
     "lists.ts": () => listsView(model),
-    "bindings.ts": () => bindingsView(spoken),
+    "bindings.ts": () => bindingsView(spoken, model.staticImports === true),
     "validators.ts": () => manifestValidatorsView(model, 120),
     "tool-validators.ts": () => toolValidatorsView(model, 120),
     "skills.ts": () => skillsView(model),

@@ -67,7 +67,7 @@ test("--target workers: the facades import the generated parts statically; every
   const read = (dir: string, f: string) => readFileSync(join(root, dir, f), "utf8");
   const files = readdirSync(join(root, golden)).sort();
   assert.equal(readdirSync(join(root, goldenWorkers)).sort(), files);
-  const facades = ["client.ts", "definition.ts", "server.ts", "validators.ts"];
+  const facades = ["bindings.ts", "client.ts", "definition.ts", "server.ts", "validators.ts"];
   for (const f of files) {
     const [dynamic, bundled] = [read(golden, f), read(goldenWorkers, f)];
     if (facades.includes(f)) {
@@ -96,7 +96,7 @@ test("the --target workers facades compile under strict tsc", () => {
   const dir = tempDir("templates-golden-workers-");
   try {
     cpSync(join(root, goldenWorkers), dir, { recursive: true });
-    const out = tscStrict(dir, ["server.ts", "client.ts", "validators.ts"]);
+    const out = tscStrict(dir, ["server.ts", "client.ts", "validators.ts", "bindings.ts"]);
     assert.is(out.code, 0, out.output);
   } finally {
     removeDir(dir);

@@ -54,11 +54,12 @@ export function facadeHead(
   };
 }
 
-export function bindingsView(spoken: readonly string[]) {
-  return { abi: runtimeImports.abi, ...runtimeLink(spoken, "methods", true) };
+/** `staticImports`: a bundled deployment's (`target: "workers"`), each revision's entry imported statically. */
+export function bindingsView(spoken: readonly string[], staticImports = false) {
+  return { abi: runtimeImports.abi, ...runtimeLink(spoken, "methods", true), staticImports };
 }
 
 /** Unbannered; the template's skeleton is in `templates/output/bindings.ts.hbs`, prettier lays it out. */
-export function bindingsModule(spoken: readonly string[]): EmittedFile {
-  return renderFile("manifest", "bindings.ts", bindingsView(spoken));
+export function bindingsModule(spoken: readonly string[], staticImports = false): EmittedFile {
+  return renderFile("manifest", "bindings.ts", bindingsView(spoken, staticImports));
 }
