@@ -74,12 +74,12 @@ test("--target workers: the facades import the generated parts statically; every
       assert.ok(/\bimport\(/.test(dynamic), `${f}: the default output imports on first use`);
       assert.not.ok(/\bimport\(/.test(bundled), `${f}: --target workers has no dynamic import`);
     } else if (f === "README.md") {
-      // it names its own folder
+      // it names its own folder and the target
       assert.is(
         bundled,
         dynamic
-          .replaceAll("--out golden\n", "--out golden-workers\n")
-          .replaceAll("--out golden ", "--out golden-workers "),
+          .replaceAll("--out golden\n", "--out golden-workers --target workers\n")
+          .replaceAll("--out golden ", "--out golden-workers --target workers "),
       );
     } else {
       // the banner's input hash covers the target
