@@ -294,7 +294,14 @@ export async function measureWorkerBundles(): Promise<WorkerSizes> {
       const dir = join(work, `worker-${name}`);
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, "mcp.manifest.json"), JSON.stringify(manifest(revisions), null, 2));
-      await generate({ cwd: dir, manifest: join(dir, "mcp.manifest.json"), out: join(dir, "mcp"), cache: false });
+      // as `mcpgen init --target workers` configures it: the generated parts imported statically
+      await generate({
+        cwd: dir,
+        manifest: join(dir, "mcp.manifest.json"),
+        out: join(dir, "mcp"),
+        target: "workers",
+        cache: false,
+      });
       writeFileSync(join(dir, "worker.ts"), MCPGEN_WORKER);
       return workerBundle(dir, "worker.ts", false);
     };

@@ -1,4 +1,5 @@
 /** What every CLI command shares: output streams, flag parsing, the usage error (exit code 2). */
+import type { DeployTarget } from "../generator/config.js";
 import type { GenerateOptions } from "../generator/generate.js";
 
 export const stdout = (line: string) => process.stdout.write(line + "\n");
@@ -37,11 +38,14 @@ export function apiOptions(flags: Flags): GenerateOptions {
   const out = stringFlag(flags, "out");
   const revision = stringFlag(flags, "revision");
   const config = stringFlag(flags, "config");
+  const target = stringFlag(flags, "target");
   if (schema !== undefined) options.schema = schema;
   if (manifest !== undefined) options.manifest = manifest;
   if (out !== undefined) options.out = out;
   if (revision !== undefined) options.revision = revision;
   if (config !== undefined) options.config = config;
+  // resolveTargets refuses a value that is not a DeployTarget
+  if (target !== undefined) options.target = target as DeployTarget;
   if (flags.lenient === true) options.lenient = true;
   if (flags.cache === false) options.cache = false;
   else if (process.env.MCPGEN_CACHE_DIR) options.cache = process.env.MCPGEN_CACHE_DIR;

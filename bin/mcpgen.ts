@@ -5,6 +5,7 @@
  * MCPGEN_DEBUG is set.
  */
 import { cac } from "cac";
+import { DEPLOY_TARGETS } from "../generator/config.js";
 import { McpgenError } from "../generator/errors.js";
 import { check, generate } from "../generator/generate.js";
 import { bundledRevisions, readSchemaManifest } from "../generator/load/schema-manifest.js";
@@ -27,6 +28,10 @@ function targetOptions(command: ReturnType<typeof cli.command>) {
     )
     .option("--out <dir>", "Output directory (replaced as a whole)")
     .option("--revision <id>", "Revision id of an unbundled schema whose directory does not name it")
+    .option(
+      "--target <target>",
+      `Where the generated code runs: ${DEPLOY_TARGETS.join(", ")} (default: the config's "target", else node; workers imports the generated parts statically, for one bundled file)`,
+    )
     .option(
       "--config <file>",
       "Config file (default: mcpgen.config.{json,ts,js,mjs} in the current directory, if present)",

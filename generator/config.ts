@@ -5,6 +5,20 @@ import { parseJson } from "./load/json.js";
 import { bundledRevisions } from "./load/schema-manifest.js";
 import { packageRoot } from "./paths.js";
 
+/**
+ * Where the generated code runs, as `mcpgen init --target` names it. `workers` is a bundled
+ * deployment (one file): the generated code imports its own parts statically, where on the other
+ * hosts it imports them on first use so a server starts without them.
+ */
+export const DEPLOY_TARGETS = ["node", "workers", "bun", "deno"] as const;
+export type DeployTarget = (typeof DEPLOY_TARGETS)[number];
+const deployTargetsExpected = DEPLOY_TARGETS.map((t) => JSON.stringify(t)).join(", ");
+
+/** Whether `target` is one of DEPLOY_TARGETS. */
+function isDeployTarget(target: unknown): target is DeployTarget {
+  return (DEPLOY_TARGETS as readonly unknown[]).includes(target);
+}
+
 /** One schema (or one server manifest) -> one output directory. */
 export interface Target {
   /** Bundled revision id or path (relative to cwd) of a schema.json; "" for a manifest target. */
@@ -15,6 +29,8 @@ export interface Target {
   out: string;
   /** Revision id for an unbundled schema whose directory does not name it. */
   revision?: string;
+  /** Where the generated code runs (absent: "node"). */
+  target?: DeployTarget;
 }
 
 export interface TargetOptions {
@@ -23,6 +39,8 @@ export interface TargetOptions {
   manifest?: string;
   out?: string;
   revision?: string;
+  /** Where the generated code runs (overrides the config's `target`); default "node". */
+  target?: DeployTarget;
   cwd?: string;
   /** Config file to read; default the first of `configFileNames` in cwd that exists; false = none. */
   config?: string | false;
@@ -57,6 +75,8 @@ export interface ConfigTarget {
   manifest?: string;
   out?: string;
   revision?: string;
+  /** Where the generated code runs: "workers" (bundled) imports its own parts statically. */
+  target?: DeployTarget;
 }
 
 type ConfigFile = McpgenConfig;
@@ -81,9 +101,12 @@ export function resolveTargets(options: TargetOptions, loaded?: LoadedConfig): T
     options.manifest !== undefined ||
     options.out !== undefined ||
     options.revision !== undefined;
+  if (options.target !== undefined && !isDeployTarget(options.target))
+    throw usageError(`--target must be one of ${DEPLOY_TARGETS.join(", ")} (got ${JSON.stringify(options.target)})`);
   if (options.bundled) {
     if (flagsGiven || options.config !== undefined)
       throw usageError("the bundled bindings take no --schema, --manifest, --out, --revision or --config");
+    if (options.target !== undefined) throw usageError("the bundled bindings take no --target");
     return bundledRevisions().map((r) => ({ schema: r, out: join(packageRoot, "generated", r) }));
   }
   const config = loaded ?? readConfig(cwd, options.config);
@@ -114,18 +137,32 @@ export function resolveTargets(options: TargetOptions, loaded?: LoadedConfig): T
         ? { schema: "", manifest, out: resolve(cwd, out) }
         : { schema, out: resolve(cwd, out), ...(revision === undefined ? {} : { revision }) },
     ];
+    const target = options.target ?? config?.file.target;
+    if (target !== undefined) targets[0]!.target = target;
   } else if (config?.file.targets) {
-    targets = config.file.targets.map((t) =>
-      t.manifest !== undefined
-        ? { schema: "", manifest: t.manifest, out: resolve(cwd, t.out!) }
-        : {
-            schema: t.schema!,
-            out: resolve(cwd, t.out!),
-            ...(t.revision === undefined ? {} : { revision: t.revision }),
-          },
-    );
+    targets = config.file.targets.map((t) => {
+      // a top-level "target" is every listed target's default
+      const target = options.target ?? t.target ?? config.file.target;
+      return {
+        ...(t.manifest !== undefined
+          ? { schema: "", manifest: t.manifest, out: resolve(cwd, t.out!) }
+          : {
+              schema: t.schema!,
+              out: resolve(cwd, t.out!),
+              ...(t.revision === undefined ? {} : { revision: t.revision }),
+            }),
+        ...(target === undefined ? {} : { target }),
+      };
+    });
   } else if (existsSync(join(cwd, defaultManifest.manifest))) {
-    targets = [{ schema: "", manifest: defaultManifest.manifest, out: resolve(cwd, defaultManifest.out) }];
+    targets = [
+      {
+        schema: "",
+        manifest: defaultManifest.manifest,
+        out: resolve(cwd, defaultManifest.out),
+        ...(options.target === undefined ? {} : { target: options.target }),
+      },
+    ];
   } else {
     throw usageError(
       `nothing to generate in ${cwd}: no ${configFileNames.join(", ")} or ${defaultManifest.manifest}; ` +
@@ -188,9 +225,13 @@ function checkConfig(raw: unknown, file: string): ConfigFile {
       if (k === "$schema" && allowTargets) continue;
       if (k === "targets" && allowTargets) continue;
       if (k === "breaking" && allowTargets) continue; // `mcpgen breaking` reads and checks its own section
-      if (k !== "schema" && k !== "manifest" && k !== "out" && k !== "revision") {
-        bad(pointer(...at, k), `only "schema", "manifest", "out", "revision"${allowTargets ? ', "targets"' : ""}`);
+      if (k !== "schema" && k !== "manifest" && k !== "out" && k !== "revision" && k !== "target") {
+        bad(
+          pointer(...at, k),
+          `only "schema", "manifest", "out", "revision", "target"${allowTargets ? ', "targets"' : ""}`,
+        );
       }
+      if (k === "target" && !isDeployTarget(v)) bad(pointer(...at, k), `one of ${deployTargetsExpected}`);
       if (typeof v !== "string" || v === "") bad(pointer(...at, k), "a non-empty string");
     }
   };

@@ -7,7 +7,14 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { McpgenError } from "./errors.js";
 import { bundledRevisions, sha256 } from "./load/schema-manifest.js";
 import { sideFilesDigest } from "./load/skills.js";
-import { displayPath, loadConfig, resolveTargets, type Target, type TargetOptions } from "./config.js";
+import {
+  displayPath,
+  loadConfig,
+  resolveTargets,
+  type DeployTarget,
+  type Target,
+  type TargetOptions,
+} from "./config.js";
 import { loadSchema } from "./load/load.js";
 import type { EmittedFile } from "./model/ir.js";
 import { servedRevisions } from "./model/served-revisions.js";
@@ -83,8 +90,11 @@ async function produceManifest(
   }
   // Skill folders and resource files are inputs too: a change to one regenerates (and re-banners) the output.
   const sideFiles = sideFilesDigest(bytes.toString("utf8"), dirname(abs));
-  const sha =
-    sideFiles === undefined ? sha256(bytes) : sha256(Buffer.concat([bytes, Buffer.from(`\u0000files ${sideFiles}`)]));
+  // The target is an input too (workers output imports differently); "node", the default, adds nothing,
+  // so outputs generated before the option existed keep their banners.
+  const host = target.target === undefined || target.target === "node" ? "" : `\u0000target ${target.target}`;
+  const extra = (sideFiles === undefined ? "" : `\u0000files ${sideFiles}`) + host;
+  const sha = extra === "" ? sha256(bytes) : sha256(Buffer.concat([bytes, Buffer.from(extra)]));
   // Banners name the manifest relative to the output folder, so the bytes do not depend on cwd.
   const named = fromOut(target.out, abs);
   const cacheDir = cacheDirOf(cwd, options);
@@ -96,7 +106,7 @@ async function produceManifest(
     revision: options.lenient ? "manifest lenient" : "manifest",
   });
   const hit = cacheDir ? readCache(cacheDir, key) : undefined;
-  const docs = (revision: string) => outputDocs(bytes, abs, target.out, revision);
+  const docs = (revision: string) => outputDocs(bytes, abs, target.out, revision, target.target);
   if (hit) {
     for (const w of hit.warnings) options.warn?.(w);
     return {
@@ -118,6 +128,7 @@ async function produceManifest(
       options.warn?.(w);
     },
     options.lenient ?? false,
+    target.target === "workers",
   );
   const revision = rendered.revisions.join(", ");
   // the protocol bindings are not copied: bindings.ts imports them from @mcpgen/runtime/protocol/<rev>
@@ -146,12 +157,24 @@ const sortFiles = (files: EmittedFile[]) => files.sort((a, b) => (a.path < b.pat
  * (linguist-generated) of a manifest's output folder, from `templates/output/`. They name the
  * output folder, which the cache key does not cover, so they are rendered on every run.
  */
-function outputDocs(manifestBytes: Buffer, manifestPath: string, outDir: string, revision: string): EmittedFile[] {
-  const view = outputDocsView(manifestBytes, manifestPath, outDir, revision);
+function outputDocs(
+  manifestBytes: Buffer,
+  manifestPath: string,
+  outDir: string,
+  revision: string,
+  target?: DeployTarget,
+): EmittedFile[] {
+  const view = outputDocsView(manifestBytes, manifestPath, outDir, revision, target);
   return [renderFile("manifest", "README.md", view), renderFile("manifest", ".gitattributes", view)];
 }
 
-export function outputDocsView(manifestBytes: Buffer, manifestPath: string, outDir: string, revision: string) {
+export function outputDocsView(
+  manifestBytes: Buffer,
+  manifestPath: string,
+  outDir: string,
+  revision: string,
+  target?: DeployTarget,
+) {
   const name = (JSON.parse(manifestBytes.toString("utf8")) as { name: string }).name;
   const manifest = fromOut(outDir, manifestPath);
   const spoken = servedRevisions(revision.split(", "), manifest);
@@ -162,6 +185,8 @@ export function outputDocsView(manifestBytes: Buffer, manifestPath: string, outD
     manifest,
     manifestFile: posix(relative(manifestDir, manifestPath)),
     out: posix(relative(manifestDir, outDir)) || ".",
+    // the commands regenerate what is here: a target other than node is part of them
+    target: target === undefined || target === "node" ? false : target,
     typeName: toTypeName(name),
     revisions: spoken.join(", "),
     abi: runtimeImports.abi,

@@ -12,6 +12,7 @@ export {
   configFileNames,
   type McpgenConfig,
   type ConfigTarget,
+  type DeployTarget,
   type Target,
   type TargetOptions,
 } from "./config.js";

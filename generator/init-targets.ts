@@ -9,9 +9,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { DEPLOY_TARGETS, type DeployTarget } from "./config.js";
 
-export const TARGETS = ["node", "workers", "bun", "deno"] as const;
-export type Target = (typeof TARGETS)[number];
+// the same names as mcpgen.config.json's "target", which init writes for every target but node
+export const TARGETS = DEPLOY_TARGETS;
+export type Target = DeployTarget;
 
 export const WORKER_ENTRY = "src/worker.ts";
 export const BUN_ENTRY = "src/bun.ts";

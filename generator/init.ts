@@ -144,7 +144,11 @@ export function initProject(options: InitOptions): InitResult {
     [MANIFEST_FILE, starterManifest(name, options.schemaRef ?? DEFAULT_SCHEMA_REF)],
     [
       CONFIG_FILE,
-      renderTemplate("init/mcpgen.config.json", { manifest: JSON.stringify(MANIFEST_FILE), out: JSON.stringify(out) }),
+      renderTemplate("init/mcpgen.config.json", {
+        manifest: JSON.stringify(MANIFEST_FILE),
+        out: JSON.stringify(out),
+        target: target === "node" ? false : JSON.stringify(target),
+      }),
     ],
     [HANDLERS_FILE, renderTemplate("init/handlers.ts", data)],
     ...entries.map(([rel, template]): [string, string] => [rel, renderTemplate(template, data)]),

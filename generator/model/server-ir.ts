@@ -127,6 +127,12 @@ export interface ServerModel {
   skills: SkillModel[];
   /** What the handlers ask the client (the manifest's `clientRequests`, sorted); null when it does not say (all of it). */
   clientRequests: ClientRequestKind[] | null;
+  /**
+   * The generated code imports its own parts (tool validators, task and skill code, resource files,
+   * client revisions) statically: a bundled deployment (`target: "workers"`), where everything is one
+   * file and a dynamic import buys nothing. Absent: imported on first use, so a server starts without them.
+   */
+  staticImports?: boolean;
 }
 
 /** Caching settings as the runtime's `McpDefinition.cache` takes them (plain JSON data). */

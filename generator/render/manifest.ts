@@ -39,6 +39,8 @@ export interface ManifestGenerateOptions {
   printWidth?: number;
   /** Tool schemas that are not valid JSON Schema are warnings instead of errors. */
   lenient?: boolean;
+  /** The generated code imports its own parts statically (a bundled deployment: `target: "workers"`). */
+  staticImports?: boolean;
 }
 
 export interface ManifestGenerateResult {
@@ -62,8 +64,9 @@ export function generateManifest(path: string, options: ManifestGenerateOptions 
   const built = buildServerModel(loaded);
   const defaults = toolDefaultsCheck(built, options.lenient ?? false);
   // A default its schema rejects is an error, or under --lenient a warning and not filled in.
-  const model =
+  const linked =
     defaults.rejected.size === 0 ? built : buildServerModel(loaded, { rejectedDefaults: defaults.rejected });
+  const model = options.staticImports ? { ...linked, staticImports: true } : linked;
   const types = emitManifestTypes(model, { printWidth: options.printWidth });
   const validators = emitManifestValidators(model, { printWidth: options.printWidth });
   const emitted: Diagnostic[] = [
@@ -85,7 +88,7 @@ export function generateManifest(path: string, options: ManifestGenerateOptions 
     ...(model.skills.length > 0 ? [emitSkills(model)] : []),
     ...(model.resources.some((r) => r.file !== null) ? [emitResourceFiles(model)] : []),
   ];
-  const bindings = bindingsModule(spoken);
+  const bindings = bindingsModule(spoken, model.staticImports === true);
   const files = [types.file, lists, bindings, ...validators.files, ...facades];
   assertListed("manifest", files);
   return { model, files, warnings, preformatted: skipsPrettier("manifest", files) };
@@ -104,8 +107,9 @@ export async function renderManifest(
   display: string,
   warn: (message: string) => void,
   lenient = false,
+  staticImports = false,
 ): Promise<RenderedManifest> {
-  const r = generateManifest(path, { display, printWidth: PRINT_WIDTH, lenient });
+  const r = generateManifest(path, { display, printWidth: PRINT_WIDTH, lenient, staticImports });
   for (const w of r.warnings) warn(formatWarning(w));
   const files = [...r.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   if (files.some((f) => !r.preformatted.has(f.path))) {

@@ -193,6 +193,42 @@ test("mcpgen.config.json is read; flags override it", () => {
   expectFailure(["generate"], 1, /mcpgen\.config\.json at \/output: invalid config/);
 });
 
+test("--target: another target is stale output (the banner's hash covers it); an unknown one exits 2 naming the targets", () => {
+  const manifest = join(dir, "mcp.manifest.json");
+  writeFileSync(
+    manifest,
+    JSON.stringify({
+      name: "t",
+      version: "1.0.0",
+      tools: [{ name: "echo", inputSchema: { type: "object", properties: { s: { type: "string" } } } }],
+    }),
+  );
+  assert.is(runCli(["generate"], dir).status, 0);
+  const node = snapshot(join(dir, "src", "mcp"));
+  const stale = runCli(["check", "--target", "workers"], dir);
+  assert.is(stale.status, 1, stale.stderr);
+  assert.match(stale.stdout + stale.stderr, /src\/mcp\/definition\.ts \(stale\)/);
+  assert.is(runCli(["generate", "--target", "workers"], dir).status, 0);
+  const workers = snapshot(join(dir, "src", "mcp"));
+  assert.is(runCli(["check", "--target", "workers"], dir).status, 0);
+  assert.match(workers["definition.ts"]!, /^ {2}toolValidators,$/m);
+  assert.match(node["definition.ts"]!, /toolValidators: \(\) => import\("\.\/tool-validators\.js"\)/);
+  assert.is.not(workers["types.ts"], node["types.ts"]);
+  // bun runs what node runs: same code, its own hash
+  assert.is(runCli(["generate", "--target", "bun"], dir).status, 0);
+  const bun = snapshot(join(dir, "src", "mcp"));
+  const body = (s: string) => s.slice(s.indexOf("\n"));
+  assert.is(body(bun["definition.ts"]!), body(node["definition.ts"]!));
+  assert.is.not(bun["definition.ts"], node["definition.ts"]);
+  assert.is(runCli(["generate", "--target", "node"], dir).status, 0);
+  assert.equal(snapshot(join(dir, "src", "mcp")), node);
+  expectFailure(
+    ["generate", "--target", "lambda"],
+    2,
+    /--target must be one of node, workers, bun, deno \(got "lambda"\)/,
+  );
+});
+
 test("the unchanged re-run is served from the cache and still repairs edited output", () => {
   assert.is(runCli(["generate", "--schema", "2025-11-25", "--out", "gen"], dir).status, 0);
   const again = runCli(["generate", "--schema", "2025-11-25", "--out", "gen"], dir);

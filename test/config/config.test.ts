@@ -163,4 +163,58 @@ test("config targets, flag overrides, and usage errors", () => {
   }
 });
 
+test('"target": per target or for all, overridden by the flag; an unknown one names the file, the pointer and the values', () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    const cfg = join(dir, "mcpgen.config.json");
+    writeFileSync(
+      cfg,
+      JSON.stringify({
+        target: "bun",
+        targets: [
+          { manifest: "a.json", out: "a", target: "workers" },
+          { manifest: "b.json", out: "b" },
+        ],
+      }),
+    );
+    assert.equal(resolveTargets({ cwd: dir }), [
+      { schema: "", manifest: "a.json", out: join(dir, "a"), target: "workers" },
+      { schema: "", manifest: "b.json", out: join(dir, "b"), target: "bun" },
+    ]);
+    assert.equal(
+      resolveTargets({ cwd: dir, target: "node" }).map((t) => t.target),
+      ["node", "node"],
+    );
+
+    writeFileSync(cfg, JSON.stringify({ manifest: "m.json", out: "o", target: "workers" }));
+    assert.equal(resolveTargets({ cwd: dir }), [
+      { schema: "", manifest: "m.json", out: join(dir, "o"), target: "workers" },
+    ]);
+    assert.equal(resolveTargets({ cwd: dir, target: "deno" })[0]!.target, "deno");
+    writeFileSync(cfg, JSON.stringify({ manifest: "m.json", out: "o" }));
+    assert.is(resolveTargets({ cwd: dir })[0]!.target, undefined);
+
+    writeFileSync(cfg, JSON.stringify({ targets: [{ manifest: "m.json", out: "o", target: "lambda" }] }));
+    const unknown = failure(() => resolveTargets({ cwd: dir }));
+    assert.is(unknown.exitCode, 1);
+    assert.match(
+      unknown.message,
+      /mcpgen\.config\.json at \/targets\/0\/target: invalid config \(expected one of "node", "workers", "bun", "deno"\)/,
+    );
+    writeFileSync(cfg, JSON.stringify({ manifest: "m.json", out: "o", target: 1 }));
+    assert.match(
+      failure(() => resolveTargets({ cwd: dir })).message,
+      /mcpgen\.config\.json at \/target: invalid config \(expected one of "node", "workers", "bun", "deno"\)/,
+    );
+
+    const flag = failure(() =>
+      resolveTargets({ cwd: dir, config: false, manifest: "m.json", out: "o", target: "edge" as never }),
+    );
+    assert.is(flag.exitCode, 2);
+    assert.match(flag.message, /--target must be one of node, workers, bun, deno \(got "edge"\)/);
+  } finally {
+    cleanup();
+  }
+});
+
 test.run();

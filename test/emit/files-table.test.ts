@@ -97,7 +97,7 @@ function manifestViews(model: ServerModel): Record<string, () => ViewModel> {
     "client.ts": () => clientView(model, spoken),
     "definition.ts": () => definitionView(model),
     "lists.ts": () => listsView(model),
-    "bindings.ts": () => bindingsView(spoken),
+    "bindings.ts": () => bindingsView(spoken, model.staticImports === true),
     "validators.ts": () => manifestValidatorsView(model, 120),
     "tool-validators.ts": () => toolValidatorsView(model, 120),
     "skills.ts": () => skillsView(model),
@@ -118,6 +118,7 @@ test("checked-in outputs: every file matches exactly one row", () => {
     "bench/add/text",
     "bench/add/structured",
     "test/fixtures/templates/golden",
+    "test/fixtures/templates/golden-workers",
   ]) {
     for (const f of filesUnder(join(repoRoot, dir))) rowFor("manifest", f, dir);
   }

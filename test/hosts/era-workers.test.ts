@@ -3,7 +3,9 @@
 // generated, bundled for workerd as wrangler would and served by Miniflare: the one of 2026-07-28
 // alone, whose bundle holds no module of the legacy lifecycle, serves the SDK v2 client and still
 // answers a legacy `initialize` with the revisions it supports; the one of 2025-11-25 alone serves
-// the legacy era (initialize, then a tools/call of that revision).
+// the legacy era (initialize, then a tools/call of that revision). The first is generated as
+// `mcpgen init --target workers` configures it (`target: "workers"`: the tool validators imported
+// statically), the second with the default dynamic imports, so both shapes run on workerd.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -34,11 +36,21 @@ const manifest = (revisions: string[]) => ({
 });
 
 /** Generates the one-tool server of `revisions` and bundles it as a Worker; its code and the inputs with bytes in it. */
-async function worker(name: string, revisions: string[]): Promise<{ code: string; inputs: string[] }> {
+async function worker(
+  name: string,
+  revisions: string[],
+  target?: "workers",
+): Promise<{ code: string; inputs: string[] }> {
   const dir = join(work, name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "mcp.manifest.json"), JSON.stringify(manifest(revisions)));
-  await generate({ cwd: dir, manifest: join(dir, "mcp.manifest.json"), out: join(dir, "mcp"), cache: false });
+  await generate({
+    cwd: dir,
+    manifest: join(dir, "mcp.manifest.json"),
+    out: join(dir, "mcp"),
+    cache: false,
+    ...(target === undefined ? {} : { target }),
+  });
   const b = await bundleFor(
     "workerd",
     `import { createFetchHandler } from "@mcpgen/runtime/fetch";
@@ -89,7 +101,7 @@ test.after(async () => {
 });
 
 test("a Worker of 2026-07-28 alone has no legacy lifecycle in it and serves 2026-07-28", async () => {
-  const { code } = await worker("modern", ["2026-07-28"]);
+  const { code } = await worker("modern", ["2026-07-28"], "workers");
   // Not minified here: the legacy era's session, policy, adapter and router are declared under
   // their own names (a digit added when names collide).
   assert.not.ok(
@@ -105,6 +117,13 @@ test("a Worker of 2026-07-28 alone has no legacy lifecycle in it and serves 2026
     assert.is(client.getNegotiatedProtocolVersion(), "2026-07-28");
     const r = (await client.callTool({ name: "add", arguments: { a: 1, b: 2 } })) as { content: { text: string }[] };
     assert.is(r.content[0]!.text, "3");
+    // refused by the statically imported validators, with their report
+    const bad = (await client.callTool({ name: "add", arguments: { a: "one", b: 2 } })) as {
+      isError?: boolean;
+      content: { text: string }[];
+    };
+    assert.is(bad.isError, true, JSON.stringify(bad));
+    assert.is(bad.content[0]!.text, 'Invalid arguments for tool "add": /a must be number');
   } finally {
     await client.close();
   }

@@ -61,6 +61,12 @@ test("--target workers: a Worker entry, wrangler.jsonc, a README, wrangler's scr
     assert.is(scripts.build, "mcpgen generate && tsc");
     assert.match(r.next[1]!, / wrangler$/);
     assert.not.ok(existsSync(join(dir, STDIO_ENTRY)));
+    // a bundled deployment: generate imports the generated parts statically
+    assert.equal(JSON.parse(readFileSync(join(dir, CONFIG_FILE), "utf8")), {
+      manifest: MANIFEST_FILE,
+      out: "src/mcp",
+      target: "workers",
+    });
   });
 });
 
@@ -104,6 +110,7 @@ for (const [target, entry, tool] of [
         new RegExp(`${target === "bun" ? "Bun" : "Deno"}\\.serve\\(`),
       );
       assert.match(r.next[1]!, new RegExp(` ${tool}$`));
+      assert.is(JSON.parse(readFileSync(join(dir, CONFIG_FILE), "utf8")).target, target);
     });
   });
 }
@@ -133,6 +140,13 @@ test("the CLI: --target workers scaffolds the Worker; an unknown one exits 2 nam
     assert.is(ok.status, 0, ok.stderr);
     assert.match(ok.stdout, /created src\/worker\.ts\ncreated wrangler\.jsonc\n/);
     assert.match(ok.stdout, /npm start {8}# wrangler dev/);
+    // the starter's config makes generate write the bundled deployment's static imports
+    const gen = runCli(["generate", "--no-cache"], dir);
+    assert.is(gen.status, 0, gen.stderr);
+    const definition = readFileSync(join(dir, "src", "mcp", "definition.ts"), "utf8");
+    assert.match(definition, /^import \{ allErrorsValidators, toolValidators \} from "\.\/tool-validators\.js";$/m);
+    assert.not.ok(/\bimport\(/.test(definition), definition);
+    assert.not.ok(/\bimport\(/.test(readFileSync(join(dir, "src", "mcp", "server.ts"), "utf8")));
   });
 });
 

@@ -25,7 +25,14 @@ import { byName, quotedForDoc, serverBaseName } from "./definition.js";
 function runtimeLink(spoken: readonly string[], entry: ProtocolEntry, abiExported = false) {
   const revisions = spoken.map((revision) => {
     const { era, batching } = readOverlay(revision);
-    return { revision, era, batching: String(batching), module: runtimeImports.protocol(revision, entry) };
+    return {
+      revision,
+      era,
+      batching: String(batching),
+      module: runtimeImports.protocol(revision, entry),
+      // the namespace a bundled deployment's client.ts imports it as (`target: "workers"`)
+      binding: `revision_${revision.replace(/[^A-Za-z0-9]/g, "_")}`,
+    };
   });
   return { abiCheck: abiCheck(abiExported), revisions };
 }
@@ -47,11 +54,12 @@ export function facadeHead(
   };
 }
 
-export function bindingsView(spoken: readonly string[]) {
-  return { abi: runtimeImports.abi, ...runtimeLink(spoken, "methods", true) };
+/** `staticImports`: a bundled deployment's (`target: "workers"`), each revision's entry imported statically. */
+export function bindingsView(spoken: readonly string[], staticImports = false) {
+  return { abi: runtimeImports.abi, ...runtimeLink(spoken, "methods", true), staticImports };
 }
 
 /** Unbannered; the template's skeleton is in `templates/output/bindings.ts.hbs`, prettier lays it out. */
-export function bindingsModule(spoken: readonly string[]): EmittedFile {
-  return renderFile("manifest", "bindings.ts", bindingsView(spoken));
+export function bindingsModule(spoken: readonly string[], staticImports = false): EmittedFile {
+  return renderFile("manifest", "bindings.ts", bindingsView(spoken, staticImports));
 }

@@ -75,6 +75,7 @@ export function clientView(
     skills: model.skills.length > 0,
     skillUris: model.skills.map((s) => str(s.uri)).join(" | "),
     skillsClient: runtimeImports.skillsClient,
+    staticImports: model.staticImports === true,
     completions: withCompletions && {
       prompts: model.prompts
         .filter((p) => p.arguments.length > 0)

@@ -69,6 +69,7 @@ export function definitionView(model: ServerModel) {
   return {
     abi: runtimeImports.abi,
     serverName: quotedForDoc(model.identity.name),
+    staticImports: model.staticImports === true,
     members: [
       members("tools", model.tools),
       members("prompts", model.prompts),

@@ -162,6 +162,7 @@ export function serverView(
     skillsServer: runtimeImports.skillsServer,
     fileResources,
     ownDefinition: taskTools || skills,
+    staticImports: model.staticImports === true,
   };
 }
 

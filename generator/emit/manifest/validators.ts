@@ -370,6 +370,7 @@ export function manifestValidatorsView(model: ServerModel, width: number = PRETT
     validators,
     tools,
     noTools: model.tools.length === 0,
+    staticImports: model.staticImports === true,
   };
 }
 
