@@ -92,7 +92,7 @@ async function produceManifest(
   const sideFiles = sideFilesDigest(bytes.toString("utf8"), dirname(abs));
   // The target is an input too (workers output imports differently); "node", the default, adds nothing,
   // so outputs generated before the option existed keep their banners.
-  const host = target.target === undefined || target.target === "node" ? "" : `\u0000target ${target.target}`;
+  const host = otherTarget(target.target) === undefined ? "" : `\u0000target ${target.target}`;
   const extra = (sideFiles === undefined ? "" : `\u0000files ${sideFiles}`) + host;
   const sha = extra === "" ? sha256(bytes) : sha256(Buffer.concat([bytes, Buffer.from(extra)]));
   // Banners name the manifest relative to the output folder, so the bytes do not depend on cwd.
@@ -168,6 +168,11 @@ function outputDocs(
   return [renderFile("manifest", "README.md", view), renderFile("manifest", ".gitattributes", view)];
 }
 
+/** The target when it is not the default ("node" and absent generate the same code). */
+function otherTarget(target: DeployTarget | undefined): DeployTarget | undefined {
+  return target === "node" ? undefined : target;
+}
+
 export function outputDocsView(
   manifestBytes: Buffer,
   manifestPath: string,
@@ -186,7 +191,7 @@ export function outputDocsView(
     manifestFile: posix(relative(manifestDir, manifestPath)),
     out: posix(relative(manifestDir, outDir)) || ".",
     // the commands regenerate what is here: a target other than node is part of them
-    target: target === undefined || target === "node" ? false : target,
+    target: otherTarget(target) ?? false,
     typeName: toTypeName(name),
     revisions: spoken.join(", "),
     abi: runtimeImports.abi,

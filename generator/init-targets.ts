@@ -9,12 +9,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { DEPLOY_TARGETS, type DeployTarget } from "./config.js";
-
-// the same names as mcpgen.config.json's "target", which init writes for every target but node
-export const TARGETS = DEPLOY_TARGETS;
-export type Target = DeployTarget;
-
+import type { DeployTarget } from "./config.js";
 export const WORKER_ENTRY = "src/worker.ts";
 export const BUN_ENTRY = "src/bun.ts";
 export const DENO_ENTRY = "src/deno.ts";
@@ -28,7 +23,7 @@ export const README_FILE = "README.md";
 export const PINNED_COMPATIBILITY_DATE = "2026-04-26";
 
 /** The entry files of a target, besides the handlers (`[path, template]`). */
-export function targetEntries(target: Target, stdioEntry: string, httpEntry: string): [string, string][] {
+export function targetEntries(target: DeployTarget, stdioEntry: string, httpEntry: string): [string, string][] {
   switch (target) {
     case "node":
       return [
@@ -52,7 +47,7 @@ export function targetEntries(target: Target, stdioEntry: string, httpEntry: str
 
 /** The npm scripts of a target whose compiled src/ is in `emitDir`. */
 export function targetScripts(
-  target: Target,
+  target: DeployTarget,
   emitDir: string,
   nodeScripts: Readonly<Record<string, string>>,
 ): Readonly<Record<string, string>> {
@@ -89,7 +84,7 @@ export function targetScripts(
 }
 
 /** The dev dependency that runs a target (its npm package ships the binary), if any. */
-export function targetTool(target: Target): string | undefined {
+export function targetTool(target: DeployTarget): string | undefined {
   return target === "workers" ? "wrangler" : target === "node" ? undefined : target;
 }
 

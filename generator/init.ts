@@ -28,13 +28,12 @@ import { compilerOutputSuffix, describeStrayFiles, isGeneratedFile } from "./wri
 import {
   compatibilityDate,
   README_FILE,
-  TARGETS,
   targetEntries,
   targetScripts,
   targetTool,
   WRANGLER_FILE,
-  type Target,
 } from "./init-targets.js";
+import { DEPLOY_TARGETS, type DeployTarget } from "./config.js";
 
 export interface InitOptions {
   /** Project directory (created if missing). */
@@ -51,7 +50,7 @@ export interface InitOptions {
    */
   yes?: boolean;
   /** Where the starter runs (default "node": stdio and node:http; see init-targets.ts). */
-  target?: Target;
+  target?: DeployTarget;
 }
 
 export interface InitResult {
@@ -112,8 +111,8 @@ export function initProject(options: InitOptions): InitResult {
   }
   if (options.name !== undefined && !NAME.test(options.name)) throw badName(options.name);
   const target = options.target ?? "node";
-  if (!TARGETS.includes(target))
-    throw usageError(`init: --target must be one of ${TARGETS.join(", ")} (got ${JSON.stringify(target)})`);
+  if (!DEPLOY_TARGETS.includes(target))
+    throw usageError(`init: --target must be one of ${DEPLOY_TARGETS.join(", ")} (got ${JSON.stringify(target)})`);
   const entries = targetEntries(target, STDIO_ENTRY, HTTP_ENTRY);
   const yes = options.yes ?? false;
   const tsconfig = existsSync(join(options.dir, TSCONFIG_FILE))
@@ -232,7 +231,7 @@ function strayOutput(dir: string, out: string): Diagnostic | undefined {
 }
 
 /** Install only what the project does not list yet, then build (which generates) and run. */
-function nextCommands(pkg: PackagePlan, target: Target): string[] {
+function nextCommands(pkg: PackagePlan, target: DeployTarget): string[] {
   const next: string[] = [];
   if (!pkg.has("@mcpgen/runtime")) next.push(`npm i @mcpgen/runtime@^${mcpgenVersion}`);
   const tool = targetTool(target);
@@ -249,7 +248,7 @@ function nextCommands(pkg: PackagePlan, target: Target): string[] {
   return next;
 }
 
-const START: Record<Target, string> = {
+const START: Record<DeployTarget, string> = {
   node: "stdio; `npm run start:http` serves http://127.0.0.1:3000/mcp",
   workers: "wrangler dev: workerd serves http://127.0.0.1:8787/mcp (PORT picks the port); `npm run deploy` publishes",
   bun: "Bun.serve: http://127.0.0.1:3000/mcp (PORT picks the port); `npm run start:stdio` serves stdio",

@@ -1,7 +1,7 @@
 /** `mcpgen init`: scaffold a project that builds and serves (generator/init.ts), then say what to run next. */
 import type { CAC } from "cac";
 import { stdout, stringFlag, type Flags } from "../cli-io.js";
-import type { Target } from "../../generator/init-targets.js";
+import type { DeployTarget } from "../../generator/config.js";
 
 export function registerInit(cli: CAC): void {
   cli
@@ -29,7 +29,7 @@ export function registerInit(cli: CAC): void {
         yes: flags.yes === true,
         ...(name === undefined ? {} : { name }),
         ...(out === undefined ? {} : { out }),
-        ...(target === undefined ? {} : { target: target as Target }),
+        ...(target === undefined ? {} : { target: target as DeployTarget }),
       });
       for (const file of result.written) stdout(`created ${file}`);
       for (const file of result.updated) stdout(`updated ${file}`);
