@@ -2,24 +2,25 @@
  * SSE replies on a stateful Streamable HTTP session: 16 concurrent `tools/call` POSTs in one
  * 2025-11-25 session, each answered as an SSE stream (one `message` event), against a raw
  * node:http server that writes the same event; mcpgen with its defaults (an in-memory event
- * store: a priming event and an event id per message) and without an event store. Rounds rotated,
- * medians of calls/s and of server CPU per call. Target: mcpgen ≥ 0.75x raw. The load generator is
- * socket-load.ts (its CPU share printed per row); BENCH_CLIENT=agent uses node:http's client instead.
- * `node dist/bench/sse.js` (BENCH_ROUNDS, BENCH_PHASE_MS, BENCH_WARM_MS, BENCH_CLIENT).
+ * store: a priming event and an event id per message) and without an event store. Each server
+ * warmed until steady (warm-http.ts), rounds rotated, medians of calls/s and of server CPU per call.
+ * Target: mcpgen ≥ 0.75x raw. The load generator is socket-load.ts (its CPU share printed per row);
+ * BENCH_CLIENT=agent uses node:http's client instead. `node dist/bench/sse.js` (BENCH_ROUNDS,
+ * BENCH_PHASE_MS, BENCH_WARM_*, BENCH_CLIENT).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
-import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { CLIENT_INFO, PROTOCOL_VERSION } from "./workload.js";
 import { socketLoad } from "./socket-load.js";
 import { sessionCalls, sseResponse } from "./http-calls.js";
 import { median } from "./stats.js";
+import { cpuMicros } from "./proc.js";
+import { warmUntilSteady } from "./warm-http.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 2000);
-const WARM_MS = Number(process.env.BENCH_WARM_MS ?? 1500);
 const CONCURRENCY = 16;
 const serverJs = fileURLToPath(new URL("./servers/sse-http.js", import.meta.url));
 const KINDS = ["raw", "mcpgen", "mcpgen-nostore"] as const;
@@ -122,15 +123,6 @@ async function measureAgent(port: number, ms: number): Promise<number> {
   return (done * 1000) / ms;
 }
 
-function cpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return NaN;
-  }
-}
-
 function verdict(byRate: number, byCpu: number): string {
   const met = [byRate >= 0.75 ? "calls/s" : undefined, byCpu >= 0.75 ? "server CPU" : undefined].filter(Boolean);
   return met.length === 0 ? "neither meets it" : `met by ${met.join(" and ")}`;
@@ -139,14 +131,15 @@ function verdict(byRate: number, byCpu: number): string {
 const rates: Record<string, number[]> = Object.fromEntries(KINDS.map((k) => [k, []]));
 const cpu: Record<string, number[]> = Object.fromEntries(KINDS.map((k) => [k, []]));
 const gen: Record<string, number[]> = Object.fromEntries(KINDS.map((k) => [k, []]));
+const warmed: Record<string, number[]> = Object.fromEntries(KINDS.map((k) => [k, []]));
 for (let r = 0; r < ROUNDS; r++) {
   for (let k = 0; k < KINDS.length; k++) {
     const kind = KINDS[(k + r) % KINDS.length]!;
     const { child, port } = await start(kind);
-    await measure(port, WARM_MS);
-    const before = cpuMs(child.pid!);
+    warmed[kind]!.push(await warmUntilSteady(kind, child.pid!, (ms) => measure(port, ms).then(() => done)));
+    const before = cpuMicros(child.pid!);
     rates[kind]!.push(await measure(port, PHASE_MS));
-    cpu[kind]!.push(((cpuMs(child.pid!) - before) * 1000) / done);
+    cpu[kind]!.push((cpuMicros(child.pid!) - before) / done);
     gen[kind]!.push(loadCpu);
     child.stdin!.end();
     await new Promise((resolve) => child.once("exit", resolve));
@@ -165,7 +158,7 @@ for (const kind of KINDS) {
     kind === "raw"
       ? ""
       : `  (${(rate / raw).toFixed(2)}x raw calls/s, ${(rawCpu / us).toFixed(2)}x raw by CPU; target ≥ 0.75x: ${verdict(rate / raw, rawCpu / us)})`;
-  const load = `  load generator CPU ${(median(gen[kind]!) * 100).toFixed(0)}%`;
+  const load = `  load generator CPU ${(median(gen[kind]!) * 100).toFixed(0)}%, warmed ${(median(warmed[kind]!) / 1000).toFixed(1)} s`;
   process.stdout.write(
     `  ${LABELS[kind].padEnd(24)} ${rate.toFixed(0)} calls/s  server CPU ${us.toFixed(0)} µs/call${ratio}${load}\n`,
   );

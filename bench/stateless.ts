@@ -7,24 +7,24 @@
  * toNodeHandler), and the bridge's own floor; then the fetch handler, SDK v2's
  * createMcpHandler and a fixed-answer floor served by Bun.serve (a Bun child process, native
  * Request/Response, the same Node load generator), rounds rotated, medians of calls/s and of server CPU per
- * call. The load generator is socket-load.ts (prepared requests on raw keep-alive sockets; its own
+ * call, each server warmed until steady (warm-http.ts). The load generator is socket-load.ts (prepared requests on raw keep-alive sockets; its own
  * CPU share is printed per row: near 100% it, not the server, caps calls/s); BENCH_CLIENT=agent
  * uses node:http's client with a keep-alive Agent instead, as earlier runs did.
- * `node dist/bench/stateless.js` (BENCH_ROUNDS, BENCH_PHASE_MS, BENCH_WARM_MS, BENCH_KINDS, BENCH_CLIENT).
+ * `node dist/bench/stateless.js` (BENCH_ROUNDS, BENCH_PHASE_MS, BENCH_WARM_*, BENCH_KINDS, BENCH_CLIENT).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
-import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { socketLoad } from "./socket-load.js";
 import { META, MODERN_HEADERS as HEADERS, modernCalls } from "./http-calls.js";
 import { median } from "./stats.js";
+import { cpuMicros } from "./proc.js";
+import { warmUntilSteady } from "./warm-http.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 2000);
 const CONCURRENCY = 16;
-const WARM_MS = Number(process.env.BENCH_WARM_MS ?? 1500);
 const serverJs = fileURLToPath(new URL("./servers/stateless-http.js", import.meta.url));
 const bunServerJs = fileURLToPath(new URL("./servers/stateless-bun.js", import.meta.url));
 /** The bun npm package's binary (a dev dependency), for the rows served by Bun.serve. */
@@ -75,15 +75,6 @@ function call(agent: Agent, port: number, id: number): Promise<void> {
 }
 
 /** The server process's CPU time in ms (user + system, Linux /proc; NaN elsewhere). */
-function cpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms (USER_HZ 100)
-  } catch {
-    return NaN;
-  }
-}
-
 const AGENT_CLIENT = process.env.BENCH_CLIENT === "agent";
 let nextId = 0;
 
@@ -143,15 +134,16 @@ const results: Record<string, number[]> = Object.fromEntries(KINDS.map((k) => [k
 const cpu: Record<string, number[]> = Object.fromEntries(KINDS.map((k) => [k, []]));
 /** The load generator's CPU share during each phase (1 = a whole core). */
 const gen: Record<string, number[]> = Object.fromEntries(KINDS.map((k) => [k, []]));
+const warmed: Record<string, number[]> = Object.fromEntries(KINDS.map((k) => [k, []]));
 for (let r = 0; r < ROUNDS; r++) {
   // Rotate the order each round, so no implementation always runs first.
   for (let k = 0; k < KINDS.length; k++) {
     const kind = KINDS[(k + r) % KINDS.length]!;
     const { child, port } = await start(kind);
-    await measure(port, WARM_MS); // warm-up: JIT and socket pool
-    const before = cpuMs(child.pid!);
+    warmed[kind]!.push(await warmUntilSteady(kind, child.pid!, (ms) => measure(port, ms).then(() => done)));
+    const before = cpuMicros(child.pid!);
     results[kind]!.push(await measure(port, PHASE_MS));
-    cpu[kind]!.push(((cpuMs(child.pid!) - before) * 1000) / done);
+    cpu[kind]!.push((cpuMicros(child.pid!) - before) / done);
     gen[kind]!.push(loadCpu);
     child.stdin!.end();
     await new Promise((r) => child.once("exit", r));
@@ -180,7 +172,7 @@ for (const kind of KINDS) {
   const us = median(cpu[kind]!);
   const ratio =
     kind === "raw" ? "" : `  (${(rate / raw).toFixed(2)}x raw calls/s, ${(rawCpu / us).toFixed(2)}x raw by CPU)`;
-  const load = `  load generator CPU ${(median(gen[kind]!) * 100).toFixed(0)}%`;
+  const load = `  load generator CPU ${(median(gen[kind]!) * 100).toFixed(0)}%, warmed ${(median(warmed[kind]!) / 1000).toFixed(1)} s`;
   process.stdout.write(
     `  ${LABELS[kind].padEnd(42)} ${rate.toFixed(0)} calls/s  server CPU ${us.toFixed(0)} µs/call${ratio}${load}\n`,
   );
