@@ -43,6 +43,9 @@ interface Stream {
    * opened in (`release`), to go out in the same write: node frames each write as a chunk of its own.
    */
   prime: string | undefined;
+  /** Its neighbours among the transport's open streams (`StreamableHttpServerTransport.open`). */
+  prev: Stream | undefined;
+  next: Stream | undefined;
 }
 
 /** Cap on events held for a standalone stream while no GET is connected. */
@@ -59,7 +62,10 @@ export interface SessionTransportConfig {
   retryMs: number | undefined;
   /**
    * The event store is the endpoint's own InMemoryEventStore, whose event ids are this transport's
-   * stream ids and a number: one line each, not scanned for line breaks per event.
+   * stream ids and a number: one line each, not scanned for line breaks per event. And no session
+   * comes from or goes to another instance (no directory), so its `key` is unique as this process's
+   * count of sessions alone: short stream and event ids, each one flat string (those of a longer
+   * key were two or three strings joined, each copied by every scavenge while the store held them).
    */
   ownStore?: boolean;
   /** Keep-alive comment interval on the standalone GET stream (0 = none). */
@@ -87,11 +93,10 @@ export interface SessionTransportConfig {
 let streamKeySeq = 0;
 
 /**
- * The turn a POST stream opened in is over: its priming event goes out unless an event took it
- * along (or the stream moved on), and node's cork is released.
+ * The turn a POST stream's SSE began in is over: its priming event goes out unless an event took
+ * it along (or the stream moved on), and node's cork is released.
  */
-function release(opened: { readonly s: Stream; readonly res: HttpReply }): void {
-  const { s, res } = opened;
+function release(s: Stream, res: HttpReply): void {
   const prime = s.prime;
   if (prime !== undefined && s.res === res) {
     s.prime = undefined;
@@ -99,6 +104,18 @@ function release(opened: { readonly s: Stream; readonly res: HttpReply }): void 
   }
   res.uncork?.();
 }
+
+/** What is owed a stream once its turn is over (bits of a `turnEnds` entry). */
+const RELEASE = 1;
+/** ...its response watched for the client going away, when the stream is still on it. */
+const WATCH = 2;
+
+/**
+ * The POST streams of this I/O turn, four entries each (transport, stream, response, RELEASE and
+ * WATCH bits), settled by one callback once the turn is over (`endTurn`): no timer, closure or
+ * object per POST. A reply ended within its turn (the common case) is then never watched at all.
+ */
+let turnEnds: unknown[] = [];
 /**
  * What sets this process's stream ids apart from another's behind the same event store (node's
  * pid was used; a Worker isolate has none): drawn once, on first use, not at import.
@@ -129,6 +146,8 @@ function newStream(
     tail: undefined,
     keepAlive: undefined,
     prime: undefined,
+    prev: undefined,
+    next: undefined,
   };
 }
 
@@ -164,7 +183,12 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   readonly key: string;
   private streamSeq = 0;
   private readonly byRequest = new Map<RequestId, Stream>();
-  private readonly streams = new Map<string, Stream>();
+  /**
+   * The open streams, newest first, linked through their own `prev`/`next`: no Map keyed by stream
+   * id, whose new id string per POST was hashed and written and deleted once a call. Only a client
+   * resuming looks a stream up by id (a walk of this session's open streams).
+   */
+  private open: Stream | undefined;
   private standalone: Stream | undefined;
   private closed = false;
   private sessionHeader: Record<string, string>;
@@ -186,7 +210,9 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     this.cfg = cfg;
     this.sessionId = cfg.sessionId;
     if (cfg.adopt === undefined)
-      this.key = `${streamKeyPrefix()}${(++streamKeySeq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+      this.key = cfg.ownStore
+        ? (++streamKeySeq).toString(36)
+        : `${streamKeyPrefix()}${(++streamKeySeq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
     else {
       this.key = cfg.adopt.streams;
       // The dead instance numbered its streams from 1, one per POST: ours start at the takeover's
@@ -239,7 +265,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
    */
   get busy(): boolean {
     if (this.byRequest.size > 0) return true;
-    for (const s of this.streams.values()) if (s.res) return true;
+    for (let s = this.open; s !== undefined; s = s.next) if (s.res) return true;
     return false;
   }
 
@@ -286,7 +312,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     o: { allowJson: boolean; allowSse: boolean; batch: boolean },
   ): void {
     const stream = newStream(this.newStreamId(), res, requestIds, o);
-    this.streams.set(stream.id, stream);
+    this.link(stream);
     // Counted once each, as a set would (a batch may repeat an id).
     for (const id of requestIds) {
       if (this.byRequest.get(id) === stream) continue;
@@ -295,8 +321,29 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     }
     // A client gone before its reply stream opened (while its token was verified) has closed it.
     if (res.destroyed) return this.detach(stream, res);
-    if (stream.mode === "sse") this.beginSse(stream);
-    res.on("close", () => this.detach(stream, res));
+    this.atTurnEnd(stream, res, stream.mode === "sse" && this.beginSse(stream) ? RELEASE | WATCH : WATCH);
+  }
+
+  private atTurnEnd(s: Stream, res: HttpReply, owed: number): void {
+    if (turnEnds.length === 0) afterIo(StreamableHttpServerTransport.endTurn, undefined);
+    turnEnds.push(this, s, res, owed);
+  }
+
+  private static endTurn(): void {
+    const list = turnEnds;
+    turnEnds = [];
+    for (let i = 0; i < list.length; i += 4) {
+      const s = list[i + 1] as Stream;
+      const res = list[i + 2] as HttpReply;
+      if ((list[i + 3] as number) & RELEASE) release(s, res);
+      // Still on this response: the client going away from now on detaches it; one gone meanwhile
+      // already has (`destroyed`: node emitted its `close` to no listener).
+      if ((list[i + 3] as number) & WATCH && s.res === res) {
+        const t = list[i] as StreamableHttpServerTransport;
+        if (res.destroyed) t.detach(s, res);
+        else res.on("close", () => t.detach(s, res));
+      }
+    }
   }
 
   /**
@@ -352,7 +399,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     if (!store) return undefined;
     const streamId = await store.streamIdFor(lastEventId);
     if (streamId === undefined || !streamId.startsWith(this.key + "-")) return 404;
-    let live = this.streams.get(streamId);
+    let live = this.openStream(streamId);
     // The standalone stream of the instance this session was taken over from continues here, once
     // its stored events are replayed (the store then numbers new events after them).
     const adopting = live === undefined && this.standalone === undefined && streamId === this.cfg.adopt?.standalone;
@@ -370,7 +417,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       res.write(encodeSseMessage(JSON.stringify(message), eventId));
     });
     if (adopting && this.standalone === undefined) live = this.createDetachedStandalone(streamId);
-    if (live && this.streams.has(streamId) && !this.closed) {
+    if (live && this.isOpen(live) && !this.closed) {
       live.backlog = undefined;
       live.backlogChars = 0;
       live.res = res;
@@ -396,7 +443,10 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const s of this.streams.values()) {
+    for (let s = this.open, next; s !== undefined; s = next) {
+      next = s.next;
+      // Unlinked as it ends: a stream still referenced (a pending write, a close listener) links nothing.
+      s.prev = s.next = undefined;
       this.stopKeepAlive(s);
       const res = s.res;
       s.res = undefined;
@@ -408,7 +458,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       }
       void this.cfg.eventStore?.removeStream?.(s.id);
     }
-    this.streams.clear();
+    this.open = undefined;
     this.byRequest.clear();
     this.endsWithStream = undefined;
     this.standalone = undefined;
@@ -474,6 +524,34 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     return `${this.key}-${(++this.streamSeq).toString(36)}`;
   }
 
+  private link(s: Stream): void {
+    const next = this.open;
+    s.next = next;
+    if (next !== undefined) next.prev = s;
+    this.open = s;
+  }
+
+  /** Out of the open streams, once (a stream may be finished twice); its links cleared, so a promoted stream holds no other. */
+  private unlink(s: Stream): void {
+    const { prev, next } = s;
+    if (prev !== undefined) prev.next = next;
+    else if (this.open === s) this.open = next;
+    else return;
+    if (next !== undefined) next.prev = prev;
+    s.prev = s.next = undefined;
+  }
+
+  private isOpen(s: Stream): boolean {
+    return s.prev !== undefined || this.open === s;
+  }
+
+  /** The open stream `id` (a client resuming it), found by a walk: no stream is looked up by id per message. */
+  private openStream(id: string): Stream | undefined {
+    let s = this.open;
+    while (s !== undefined && s.id !== id) s = s.next;
+    return s;
+  }
+
   private pollClose(s: Stream): boolean {
     const res = s.res;
     if (!res) return true;
@@ -481,7 +559,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       // A batch already collecting its JSON reply cannot turn into a stream any more.
       if (!s.allowSse || s.mode === "json") return false;
       s.mode = "sse";
-      this.beginSse(s);
+      if (this.beginSse(s)) this.atTurnEnd(s, res, RELEASE);
     }
     this.stopKeepAlive(s);
     s.res = undefined;
@@ -507,8 +585,9 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
         // Stateless: the session's answer to the POST as a whole (a batch its revision does not
         // take), which no request id routes, is that POST's reply, 400 as the endpoint's own
         // refusal of a batch.
-        if (rid === null && this.stateless && this.streams.size === 1) {
-          return this.answerWhole(this.streams.values().next().value!, m);
+        const only = this.open;
+        if (rid === null && this.stateless && only !== undefined && only.next === undefined) {
+          return this.answerWhole(only, m);
         }
         this.onerror?.(new Error(`no open HTTP stream for the response to request ${String(rid)}`));
         return;
@@ -555,7 +634,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   private createDetachedStandalone(id = this.newStreamId()): Stream {
     const s = newStream(id, undefined, [], undefined);
     this.standalone = s;
-    this.streams.set(s.id, s);
+    this.link(s);
     this.cfg.onstandalone?.(id);
     return s;
   }
@@ -580,7 +659,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       }
       if (s.mode === "pending" && (!response || !s.allowJson)) {
         s.mode = "sse";
-        this.beginSse(s);
+        if (this.beginSse(s)) this.atTurnEnd(s, s.res!, RELEASE);
       } else {
         s.mode = "json";
         (s.jsonReplies ??= []).push(m);
@@ -641,10 +720,14 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     }
   }
 
-  /** Switch a stream's response to SSE and send the priming event (id + retry) when resumable. */
-  private beginSse(s: Stream): void {
+  /**
+   * Switch a stream's response to SSE and send the priming event (id + retry) when resumable. True
+   * when a POST stream's priming event or cork is held to the end of the turn: the caller has it
+   * released then (RELEASE).
+   */
+  private beginSse(s: Stream): boolean {
     const res = s.res;
-    if (!res || res.headersSent) return;
+    if (!res || res.headersSent) return false;
     res.writeHead(200, this.sse());
     if (this.cfg.modern) this.armKeepAlive(s);
     // A POST's stream opens at once, but what the handler answers within this turn of the event
@@ -658,26 +741,23 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     const store = this.cfg.eventStore;
     if (!store) {
       res.flushHeaders();
-      if (post && res.cork !== undefined) afterIo(release, { s, res });
-      return;
+      return post && res.cork !== undefined;
     }
     const stored = s.tail ? s.tail.then(() => store.storeEvent(s.id, null)) : store.storeEvent(s.id, null);
     if (typeof stored === "string") {
       const prime = encodeSsePriming(stored, this.retryLine, this.cfg.ownStore === true);
-      if (post) {
-        s.prime = prime;
-        afterIo(release, { s, res });
-      } else res.write(prime);
-    } else {
-      if (post && res.cork !== undefined) afterIo(release, { s, res });
-      res.flushHeaders();
-      s.tail = stored.then(
-        (eventId) => {
-          if (!res.writableEnded) res.write(encodeSsePriming(eventId, this.retryLine, false));
-        },
-        (e: unknown) => this.onerror?.(e instanceof Error ? e : new Error(String(e))),
-      );
+      if (post) s.prime = prime;
+      else res.write(prime);
+      return post;
     }
+    res.flushHeaders();
+    s.tail = stored.then(
+      (eventId) => {
+        if (!res.writableEnded) res.write(encodeSsePriming(eventId, this.retryLine, false));
+      },
+      (e: unknown) => this.onerror?.(e instanceof Error ? e : new Error(String(e))),
+    );
+    return post && res.cork !== undefined;
   }
 
   /** The collected JSON replies of a POST, as its one HTTP response. */
@@ -712,18 +792,18 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   }
 
   /**
-   * The stream is done: out of both maps, and its response handed to the caller and no longer
-   * referenced by the stream. The maps churn once per POST and V8 reallocates a long-lived Map's
+   * The stream is done: out of the open streams and `byRequest`, and its response handed to the
+   * caller and no longer referenced by the stream. `byRequest` churns once per POST and V8 reallocates a long-lived Map's
    * table in the old generation; a discarded table keeps its entries reachable for the scavenger
    * until the next mark-compact, so a stream that still held its response would get the response,
    * its request and their headers promoted with it (see HttpRequester's InflightList).
    */
   private finish(s: Stream): HttpReply | undefined {
-    this.streams.delete(s.id);
+    this.unlink(s);
     if (s.pending > 0) for (const id of s.ids) if (this.byRequest.get(id) === s) this.byRequest.delete(id);
     const res = s.res;
     s.res = undefined;
-    if (this.cfg.closeWhenIdle && this.streams.size === 0) queueMicrotask(() => void this.close());
+    if (this.cfg.closeWhenIdle && this.open === undefined) queueMicrotask(() => void this.close());
     return res;
   }
 
