@@ -93,10 +93,11 @@ export interface SessionTransportConfig {
 let streamKeySeq = 0;
 
 /**
- * The turn a POST stream's SSE began in is over: its priming event goes out unless an event took
- * it along (or the stream moved on), and node's cork is released.
+ * The turn a POST stream opened in is over: its priming event goes out unless an event took it
+ * along (or the stream moved on), and node's cork is released.
  */
-function release(s: Stream, res: HttpReply): void {
+function release(opened: { readonly s: Stream; readonly res: HttpReply }): void {
+  const { s, res } = opened;
   const prime = s.prime;
   if (prime !== undefined && s.res === res) {
     s.prime = undefined;
@@ -105,17 +106,6 @@ function release(s: Stream, res: HttpReply): void {
   res.uncork?.();
 }
 
-/** What is owed a stream once its turn is over (bits of a `turnEnds` entry). */
-const RELEASE = 1;
-/** ...its response watched for the client going away, when the stream is still on it. */
-const WATCH = 2;
-
-/**
- * The POST streams of this I/O turn, four entries each (transport, stream, response, RELEASE and
- * WATCH bits), settled by one callback once the turn is over (`endTurn`): no timer, closure or
- * object per POST. A reply ended within its turn (the common case) is then never watched at all.
- */
-let turnEnds: unknown[] = [];
 /**
  * What sets this process's stream ids apart from another's behind the same event store (node's
  * pid was used; a Worker isolate has none): drawn once, on first use, not at import.
@@ -321,29 +311,8 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     }
     // A client gone before its reply stream opened (while its token was verified) has closed it.
     if (res.destroyed) return this.detach(stream, res);
-    this.atTurnEnd(stream, res, stream.mode === "sse" && this.beginSse(stream) ? RELEASE | WATCH : WATCH);
-  }
-
-  private atTurnEnd(s: Stream, res: HttpReply, owed: number): void {
-    if (turnEnds.length === 0) afterIo(StreamableHttpServerTransport.endTurn, undefined);
-    turnEnds.push(this, s, res, owed);
-  }
-
-  private static endTurn(): void {
-    const list = turnEnds;
-    turnEnds = [];
-    for (let i = 0; i < list.length; i += 4) {
-      const s = list[i + 1] as Stream;
-      const res = list[i + 2] as HttpReply;
-      if ((list[i + 3] as number) & RELEASE) release(s, res);
-      // Still on this response: the client going away from now on detaches it; one gone meanwhile
-      // already has (`destroyed`: node emitted its `close` to no listener).
-      if ((list[i + 3] as number) & WATCH && s.res === res) {
-        const t = list[i] as StreamableHttpServerTransport;
-        if (res.destroyed) t.detach(s, res);
-        else res.on("close", () => t.detach(s, res));
-      }
-    }
+    if (stream.mode === "sse") this.beginSse(stream);
+    res.on("close", () => this.detach(stream, res));
   }
 
   /**
@@ -399,7 +368,8 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     if (!store) return undefined;
     const streamId = await store.streamIdFor(lastEventId);
     if (streamId === undefined || !streamId.startsWith(this.key + "-")) return 404;
-    let live = this.openStream(streamId);
+    let live = this.open;
+    while (live !== undefined && live.id !== streamId) live = live.next;
     // The standalone stream of the instance this session was taken over from continues here, once
     // its stored events are replayed (the store then numbers new events after them).
     const adopting = live === undefined && this.standalone === undefined && streamId === this.cfg.adopt?.standalone;
@@ -417,7 +387,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       res.write(encodeSseMessage(JSON.stringify(message), eventId));
     });
     if (adopting && this.standalone === undefined) live = this.createDetachedStandalone(streamId);
-    if (live && this.isOpen(live) && !this.closed) {
+    if (live && (live.prev !== undefined || this.open === live) && !this.closed) {
       live.backlog = undefined;
       live.backlogChars = 0;
       live.res = res;
@@ -443,10 +413,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (let s = this.open, next; s !== undefined; s = next) {
-      next = s.next;
-      // Unlinked as it ends: a stream still referenced (a pending write, a close listener) links nothing.
-      s.prev = s.next = undefined;
+    for (let s = this.open; s !== undefined; s = s.next) {
       this.stopKeepAlive(s);
       const res = s.res;
       s.res = undefined;
@@ -531,7 +498,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     this.open = s;
   }
 
-  /** Out of the open streams, once (a stream may be finished twice); its links cleared, so a promoted stream holds no other. */
+  /** Out of the open streams, once (a stream may be finished twice); unlinked, a promoted stream holds no other. */
   private unlink(s: Stream): void {
     const { prev, next } = s;
     if (prev !== undefined) prev.next = next;
@@ -541,17 +508,6 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     s.prev = s.next = undefined;
   }
 
-  private isOpen(s: Stream): boolean {
-    return s.prev !== undefined || this.open === s;
-  }
-
-  /** The open stream `id` (a client resuming it), found by a walk: no stream is looked up by id per message. */
-  private openStream(id: string): Stream | undefined {
-    let s = this.open;
-    while (s !== undefined && s.id !== id) s = s.next;
-    return s;
-  }
-
   private pollClose(s: Stream): boolean {
     const res = s.res;
     if (!res) return true;
@@ -559,18 +515,15 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       // A batch already collecting its JSON reply cannot turn into a stream any more.
       if (!s.allowSse || s.mode === "json") return false;
       s.mode = "sse";
-      if (this.beginSse(s)) this.atTurnEnd(s, res, RELEASE);
+      this.beginSse(s);
     }
     this.stopKeepAlive(s);
     s.res = undefined;
     // The priming event is what the client resumes from.
     const prime = s.prime;
     s.prime = undefined;
-    const finish = (): void => {
-      res.end(prime);
-    };
-    if (s.tail) void s.tail.then(finish);
-    else finish();
+    if (s.tail) void s.tail.then(() => res.end(prime));
+    else res.end(prime);
     return true;
   }
 
@@ -584,10 +537,9 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
         if (this.restoring?.delete(rid!)) return;
         // Stateless: the session's answer to the POST as a whole (a batch its revision does not
         // take), which no request id routes, is that POST's reply, 400 as the endpoint's own
-        // refusal of a batch.
-        const only = this.open;
-        if (rid === null && this.stateless && only !== undefined && only.next === undefined) {
-          return this.answerWhole(only, m);
+        // refusal of a batch (its stream the transport's one: no standalone stream without a session).
+        if (rid === null && this.stateless && this.open) {
+          return this.answerWhole(this.open, m);
         }
         this.onerror?.(new Error(`no open HTTP stream for the response to request ${String(rid)}`));
         return;
@@ -644,22 +596,18 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     if (s.mode === "pending" || s.mode === "json") {
       if (response && !s.batch && done && s.mode === "pending") {
         // The common case: one request, answered without side messages: a plain JSON reply.
-        const res = this.finish(s);
-        if (res && !res.writableEnded) {
-          const body = JSON.stringify(m);
-          const error = (m as { error?: { code?: unknown } }).error;
-          const status =
-            this.cfg.modern && error !== undefined && typeof error.code === "number"
-              ? modernErrorStatus(error.code)
-              : 200;
-          res.writeHead(status, this.jsonHeaders(body));
-          res.end(body);
-        }
-        return;
+        const error = (m as { error?: { code?: unknown } }).error;
+        return this.endJson(
+          s,
+          this.cfg.modern && error !== undefined && typeof error.code === "number"
+            ? modernErrorStatus(error.code)
+            : 200,
+          m,
+        );
       }
       if (s.mode === "pending" && (!response || !s.allowJson)) {
         s.mode = "sse";
-        if (this.beginSse(s)) this.atTurnEnd(s, s.res!, RELEASE);
+        this.beginSse(s);
       } else {
         s.mode = "json";
         (s.jsonReplies ??= []).push(m);
@@ -720,14 +668,10 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     }
   }
 
-  /**
-   * Switch a stream's response to SSE and send the priming event (id + retry) when resumable. True
-   * when a POST stream's priming event or cork is held to the end of the turn: the caller has it
-   * released then (RELEASE).
-   */
-  private beginSse(s: Stream): boolean {
+  /** Switch a stream's response to SSE and send the priming event (id + retry) when resumable. */
+  private beginSse(s: Stream): void {
     const res = s.res;
-    if (!res || res.headersSent) return false;
+    if (!res || res.headersSent) return;
     res.writeHead(200, this.sse());
     if (this.cfg.modern) this.armKeepAlive(s);
     // A POST's stream opens at once, but what the handler answers within this turn of the event
@@ -741,43 +685,46 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     const store = this.cfg.eventStore;
     if (!store) {
       res.flushHeaders();
-      return post && res.cork !== undefined;
+      if (post && res.cork !== undefined) afterIo(release, { s, res });
+      return;
     }
     const stored = s.tail ? s.tail.then(() => store.storeEvent(s.id, null)) : store.storeEvent(s.id, null);
     if (typeof stored === "string") {
       const prime = encodeSsePriming(stored, this.retryLine, this.cfg.ownStore === true);
-      if (post) s.prime = prime;
-      else res.write(prime);
-      return post;
+      if (post) {
+        s.prime = prime;
+        afterIo(release, { s, res });
+      } else res.write(prime);
+    } else {
+      if (post && res.cork !== undefined) afterIo(release, { s, res });
+      res.flushHeaders();
+      s.tail = stored.then(
+        (eventId) => {
+          if (!res.writableEnded) res.write(encodeSsePriming(eventId, this.retryLine, false));
+        },
+        (e: unknown) => this.onerror?.(e instanceof Error ? e : new Error(String(e))),
+      );
     }
-    res.flushHeaders();
-    s.tail = stored.then(
-      (eventId) => {
-        if (!res.writableEnded) res.write(encodeSsePriming(eventId, this.retryLine, false));
-      },
-      (e: unknown) => this.onerror?.(e instanceof Error ? e : new Error(String(e))),
-    );
-    return post && res.cork !== undefined;
   }
 
   /** The collected JSON replies of a POST, as its one HTTP response. */
   private sendJsonReplies(s: Stream): void {
-    const res = this.finish(s);
     const replies = s.jsonReplies ?? [];
     s.jsonReplies = undefined;
-    if (res && !res.writableEnded) {
-      const body = JSON.stringify(s.batch ? replies : replies[0]);
-      res.writeHead(200, this.jsonHeaders(body));
-      res.end(body);
-    }
+    this.endJson(s, 200, s.batch ? replies : replies[0]);
   }
 
   private answerWhole(s: Stream, m: JSONRPCMessage): void {
     if (s.mode === "sse") return this.endStream(s, encodeSseMessage(JSON.stringify(m)));
+    this.endJson(s, 400, m);
+  }
+
+  /** A POST stream ended by one JSON reply: `value` with `status`. */
+  private endJson(s: Stream, status: number, value: unknown): void {
     const res = this.finish(s);
     if (res && !res.writableEnded) {
-      const body = JSON.stringify(m);
-      res.writeHead(400, this.jsonHeaders(body));
+      const body = JSON.stringify(value);
+      res.writeHead(status, this.jsonHeaders(body));
       res.end(body);
     }
   }
