@@ -93,17 +93,29 @@ export interface SessionTransportConfig {
 let streamKeySeq = 0;
 
 /**
- * The turn a POST stream opened in is over: its priming event goes out unless an event took it
- * along (or the stream moved on), and node's cork is released.
+ * POST streams whose SSE began in this I/O turn, each with its response (a stream, a response, a
+ * stream, ...): once the turn is over, by one callback for all of them (no Immediate and no object
+ * per POST), each priming event goes out unless an event took it along (or the stream moved on),
+ * and node's cork is released.
  */
-function release(opened: { readonly s: Stream; readonly res: HttpReply }): void {
-  const { s, res } = opened;
-  const prime = s.prime;
-  if (prime !== undefined && s.res === res) {
-    s.prime = undefined;
-    if (!res.writableEnded) res.write(prime);
+let held: unknown[] = [];
+function release(): void {
+  const list = held;
+  held = [];
+  for (let i = 0; i < list.length; i += 2) {
+    const s = list[i] as Stream;
+    const res = list[i + 1] as HttpReply;
+    const prime = s.prime;
+    if (prime !== undefined && s.res === res) {
+      s.prime = undefined;
+      if (!res.writableEnded) res.write(prime);
+    }
+    res.uncork?.();
   }
-  res.uncork?.();
+}
+function releaseAfterTurn(s: Stream, res: HttpReply): void {
+  if (held.length === 0) afterIo(release, undefined);
+  held.push(s, res);
 }
 
 /**
@@ -111,9 +123,6 @@ function release(opened: { readonly s: Stream; readonly res: HttpReply }): void 
  * pid was used; a Worker isolate has none): drawn once, on first use, not at import.
  */
 let processKey: string | undefined;
-function streamKeyPrefix(): string {
-  return (processKey ??= globalThis.crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36));
-}
 
 /** A POST's stream (`o`: how it may be answered), or the standalone one: one literal, one shape. */
 function newStream(
@@ -139,10 +148,6 @@ function newStream(
     prev: undefined,
     next: undefined,
   };
-}
-
-function isResponse(m: JSONRPCMessage): boolean {
-  return !("method" in m) && "id" in m;
 }
 
 /**
@@ -202,7 +207,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     if (cfg.adopt === undefined)
       this.key = cfg.ownStore
         ? (++streamKeySeq).toString(36)
-        : `${streamKeyPrefix()}${(++streamKeySeq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+        : `${(processKey ??= globalThis.crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36))}${(++streamKeySeq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
     else {
       this.key = cfg.adopt.streams;
       // The dead instance numbered its streams from 1, one per POST: ours start at the takeover's
@@ -440,16 +445,12 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
    * Without an event store the client cannot resume, so this is refused (returns false).
    */
   closeStream(requestId: RequestId): boolean {
-    const s = this.byRequest.get(requestId);
-    if (!s || !this.cfg.eventStore) return false;
-    return this.pollClose(s);
+    return this.pollClose(this.byRequest.get(requestId));
   }
 
   /** Same for the standalone GET stream. */
   closeStandaloneStream(): boolean {
-    const s = this.standalone;
-    if (!s || !this.cfg.eventStore) return false;
-    return this.pollClose(s);
+    return this.pollClose(this.standalone);
   }
 
   /** See TransportHints.onReplyStreamClosed. */
@@ -508,7 +509,8 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     s.prev = s.next = undefined;
   }
 
-  private pollClose(s: Stream): boolean {
+  private pollClose(s: Stream | undefined): boolean {
+    if (!s || !this.cfg.eventStore) return false;
     const res = s.res;
     if (!res) return true;
     if (s.mode !== "sse") {
@@ -529,7 +531,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
 
   private sendOne(m: JSONRPCMessage, related: RequestId | undefined): void {
     if (this.cfg.adopt !== undefined) m = markRequest(m);
-    const response = isResponse(m);
+    const response = !("method" in m) && "id" in m;
     const rid = response ? (m as { id: RequestId }).id : related;
     let s = rid !== undefined ? this.byRequest.get(rid) : undefined;
     if (response) {
@@ -570,17 +572,6 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       }
     }
     this.write(s, m, response);
-  }
-
-  /** Headers of a JSON reply; a literal plus one assignment, not a spread, as this runs once per POST. */
-  private jsonHeaders(body: string): Record<string, string | number> {
-    const h: Record<string, string | number> = {
-      "content-type": "application/json",
-      "content-length": utf8Length(body),
-    };
-    const sid = this.sessionHeader["mcp-session-id"];
-    if (sid !== undefined) h["mcp-session-id"] = sid;
-    return h;
   }
 
   private createDetachedStandalone(id = this.newStreamId()): Stream {
@@ -685,7 +676,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     const store = this.cfg.eventStore;
     if (!store) {
       res.flushHeaders();
-      if (post && res.cork !== undefined) afterIo(release, { s, res });
+      if (post && res.cork !== undefined) releaseAfterTurn(s, res);
       return;
     }
     const stored = s.tail ? s.tail.then(() => store.storeEvent(s.id, null)) : store.storeEvent(s.id, null);
@@ -693,10 +684,10 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       const prime = encodeSsePriming(stored, this.retryLine, this.cfg.ownStore === true);
       if (post) {
         s.prime = prime;
-        afterIo(release, { s, res });
+        releaseAfterTurn(s, res);
       } else res.write(prime);
     } else {
-      if (post && res.cork !== undefined) afterIo(release, { s, res });
+      if (post && res.cork !== undefined) releaseAfterTurn(s, res);
       res.flushHeaders();
       s.tail = stored.then(
         (eventId) => {
@@ -724,7 +715,14 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     const res = this.finish(s);
     if (res && !res.writableEnded) {
       const body = JSON.stringify(value);
-      res.writeHead(status, this.jsonHeaders(body));
+      // A literal plus one assignment, not a spread, as this runs once per POST.
+      const h: Record<string, string | number> = {
+        "content-type": "application/json",
+        "content-length": utf8Length(body),
+      };
+      const sid = this.sessionHeader["mcp-session-id"];
+      if (sid !== undefined) h["mcp-session-id"] = sid;
+      res.writeHead(status, h);
       res.end(body);
     }
   }
