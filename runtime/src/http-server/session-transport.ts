@@ -738,10 +738,11 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
 
   /**
    * The stream is done: out of the open streams and `byRequest`, and its response handed to the
-   * caller and no longer referenced by the stream. `byRequest` churns once per POST and V8 reallocates a long-lived Map's
-   * table in the old generation; a discarded table keeps its entries reachable for the scavenger
-   * until the next mark-compact, so a stream that still held its response would get the response,
-   * its request and their headers promoted with it (see HttpRequester's InflightList).
+   * caller and no longer referenced by the stream. `byRequest` churns once per POST and V8
+   * reallocates a long-lived Map's table in the old generation; a discarded table keeps its entries
+   * reachable for the scavenger until the next mark-compact, so a stream that still held its
+   * response would get the response, its request and their headers promoted with it (see
+   * HttpRequester's InflightList).
    */
   private finish(s: Stream): HttpReply | undefined {
     this.unlink(s);
