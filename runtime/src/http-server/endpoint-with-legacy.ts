@@ -94,8 +94,7 @@ export class EndpointWithLegacy<Req extends HttpRequestIn = HttpRequestIn> exten
     const sessions = this.legacy.sessions;
     if (sessions.sharing) sessions.observe(transport, message);
     if (post.requestIds.length === 0) {
-      res.writeHead(202, { "mcp-session-id": sessionId, "content-length": 0 });
-      res.end();
+      res.writeHead(202, { "mcp-session-id": sessionId, "content-length": 0 }).end();
       transport.receive(message, context);
       return;
     }

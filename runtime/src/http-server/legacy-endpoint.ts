@@ -66,7 +66,7 @@ export class LegacyEndpoint<Req extends HttpRequestIn> {
     this.sessions = new HttpSessions({
       stateless: core.stateless,
       store,
-      ownStore: o.eventStore === undefined,
+      ownStore: o.eventStore === undefined && o.sessionDirectory === undefined,
       retryMs: o.retryMs ?? 1000,
       keepAliveMs: core.keepAliveMs,
       idleMs: o.sessionIdleTimeoutMs ?? SESSION_IDLE_TIMEOUT_MS,

@@ -43,6 +43,9 @@ interface Stream {
    * opened in (`release`), to go out in the same write: node frames each write as a chunk of its own.
    */
   prime: string | undefined;
+  /** Its neighbours among the transport's open streams (`StreamableHttpServerTransport.open`). */
+  prev: Stream | undefined;
+  next: Stream | undefined;
 }
 
 /** Cap on events held for a standalone stream while no GET is connected. */
@@ -59,7 +62,10 @@ export interface SessionTransportConfig {
   retryMs: number | undefined;
   /**
    * The event store is the endpoint's own InMemoryEventStore, whose event ids are this transport's
-   * stream ids and a number: one line each, not scanned for line breaks per event.
+   * stream ids and a number: one line each, not scanned for line breaks per event. And no session
+   * comes from or goes to another instance (no directory), so its `key` is unique as this process's
+   * count of sessions alone: short stream and event ids, each one flat string (those of a longer
+   * key were two or three strings joined, each copied by every scavenge while the store held them).
    */
   ownStore?: boolean;
   /** Keep-alive comment interval on the standalone GET stream (0 = none). */
@@ -87,26 +93,36 @@ export interface SessionTransportConfig {
 let streamKeySeq = 0;
 
 /**
- * The turn a POST stream opened in is over: its priming event goes out unless an event took it
- * along (or the stream moved on), and node's cork is released.
+ * POST streams whose SSE began in this I/O turn, each with its response (a stream, a response, a
+ * stream, ...): once the turn is over, by one callback for all of them (no Immediate and no object
+ * per POST), each priming event goes out unless an event took it along (or the stream moved on),
+ * and node's cork is released.
  */
-function release(opened: { readonly s: Stream; readonly res: HttpReply }): void {
-  const { s, res } = opened;
-  const prime = s.prime;
-  if (prime !== undefined && s.res === res) {
-    s.prime = undefined;
-    if (!res.writableEnded) res.write(prime);
+let held: unknown[] = [];
+function release(): void {
+  const list = held;
+  held = [];
+  for (let i = 0; i < list.length; i += 2) {
+    const s = list[i] as Stream;
+    const res = list[i + 1] as HttpReply;
+    const prime = s.prime;
+    if (prime !== undefined && s.res === res) {
+      s.prime = undefined;
+      if (!res.writableEnded) res.write(prime);
+    }
+    res.uncork?.();
   }
-  res.uncork?.();
 }
+function releaseAfterTurn(s: Stream, res: HttpReply): void {
+  if (held.length === 0) afterIo(release, undefined);
+  held.push(s, res);
+}
+
 /**
  * What sets this process's stream ids apart from another's behind the same event store (node's
  * pid was used; a Worker isolate has none): drawn once, on first use, not at import.
  */
 let processKey: string | undefined;
-function streamKeyPrefix(): string {
-  return (processKey ??= globalThis.crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36));
-}
 
 /** A POST's stream (`o`: how it may be answered), or the standalone one: one literal, one shape. */
 function newStream(
@@ -129,11 +145,9 @@ function newStream(
     tail: undefined,
     keepAlive: undefined,
     prime: undefined,
+    prev: undefined,
+    next: undefined,
   };
-}
-
-function isResponse(m: JSONRPCMessage): boolean {
-  return !("method" in m) && "id" in m;
 }
 
 /**
@@ -164,7 +178,12 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   readonly key: string;
   private streamSeq = 0;
   private readonly byRequest = new Map<RequestId, Stream>();
-  private readonly streams = new Map<string, Stream>();
+  /**
+   * The open streams, newest first, linked through their own `prev`/`next`: no Map keyed by stream
+   * id, whose new id string per POST was hashed and written and deleted once a call. Only a client
+   * resuming looks a stream up by id (a walk of this session's open streams).
+   */
+  private open: Stream | undefined;
   private standalone: Stream | undefined;
   private closed = false;
   private sessionHeader: Record<string, string>;
@@ -186,7 +205,9 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     this.cfg = cfg;
     this.sessionId = cfg.sessionId;
     if (cfg.adopt === undefined)
-      this.key = `${streamKeyPrefix()}${(++streamKeySeq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+      this.key = cfg.ownStore
+        ? (++streamKeySeq).toString(36)
+        : `${(processKey ??= globalThis.crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36))}${(++streamKeySeq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
     else {
       this.key = cfg.adopt.streams;
       // The dead instance numbered its streams from 1, one per POST: ours start at the takeover's
@@ -239,7 +260,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
    */
   get busy(): boolean {
     if (this.byRequest.size > 0) return true;
-    for (const s of this.streams.values()) if (s.res) return true;
+    for (let s = this.open; s !== undefined; s = s.next) if (s.res) return true;
     return false;
   }
 
@@ -286,7 +307,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     o: { allowJson: boolean; allowSse: boolean; batch: boolean },
   ): void {
     const stream = newStream(this.newStreamId(), res, requestIds, o);
-    this.streams.set(stream.id, stream);
+    this.link(stream);
     // Counted once each, as a set would (a batch may repeat an id).
     for (const id of requestIds) {
       if (this.byRequest.get(id) === stream) continue;
@@ -352,7 +373,8 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     if (!store) return undefined;
     const streamId = await store.streamIdFor(lastEventId);
     if (streamId === undefined || !streamId.startsWith(this.key + "-")) return 404;
-    let live = this.streams.get(streamId);
+    let live = this.open;
+    while (live !== undefined && live.id !== streamId) live = live.next;
     // The standalone stream of the instance this session was taken over from continues here, once
     // its stored events are replayed (the store then numbers new events after them).
     const adopting = live === undefined && this.standalone === undefined && streamId === this.cfg.adopt?.standalone;
@@ -370,7 +392,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       res.write(encodeSseMessage(JSON.stringify(message), eventId));
     });
     if (adopting && this.standalone === undefined) live = this.createDetachedStandalone(streamId);
-    if (live && this.streams.has(streamId) && !this.closed) {
+    if (live && (live.prev !== undefined || this.open === live) && !this.closed) {
       live.backlog = undefined;
       live.backlogChars = 0;
       live.res = res;
@@ -396,7 +418,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const s of this.streams.values()) {
+    for (let s = this.open; s !== undefined; s = s.next) {
       this.stopKeepAlive(s);
       const res = s.res;
       s.res = undefined;
@@ -408,7 +430,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       }
       void this.cfg.eventStore?.removeStream?.(s.id);
     }
-    this.streams.clear();
+    this.open = undefined;
     this.byRequest.clear();
     this.endsWithStream = undefined;
     this.standalone = undefined;
@@ -423,16 +445,12 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
    * Without an event store the client cannot resume, so this is refused (returns false).
    */
   closeStream(requestId: RequestId): boolean {
-    const s = this.byRequest.get(requestId);
-    if (!s || !this.cfg.eventStore) return false;
-    return this.pollClose(s);
+    return this.pollClose(this.byRequest.get(requestId));
   }
 
   /** Same for the standalone GET stream. */
   closeStandaloneStream(): boolean {
-    const s = this.standalone;
-    if (!s || !this.cfg.eventStore) return false;
-    return this.pollClose(s);
+    return this.pollClose(this.standalone);
   }
 
   /** See TransportHints.onReplyStreamClosed. */
@@ -474,7 +492,25 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     return `${this.key}-${(++this.streamSeq).toString(36)}`;
   }
 
-  private pollClose(s: Stream): boolean {
+  private link(s: Stream): void {
+    const next = this.open;
+    s.next = next;
+    if (next !== undefined) next.prev = s;
+    this.open = s;
+  }
+
+  /** Out of the open streams, once (a stream may be finished twice); unlinked, a promoted stream holds no other. */
+  private unlink(s: Stream): void {
+    const { prev, next } = s;
+    if (prev !== undefined) prev.next = next;
+    else if (this.open === s) this.open = next;
+    else return;
+    if (next !== undefined) next.prev = prev;
+    s.prev = s.next = undefined;
+  }
+
+  private pollClose(s: Stream | undefined): boolean {
+    if (!s || !this.cfg.eventStore) return false;
     const res = s.res;
     if (!res) return true;
     if (s.mode !== "sse") {
@@ -488,17 +524,14 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     // The priming event is what the client resumes from.
     const prime = s.prime;
     s.prime = undefined;
-    const finish = (): void => {
-      res.end(prime);
-    };
-    if (s.tail) void s.tail.then(finish);
-    else finish();
+    if (s.tail) void s.tail.then(() => res.end(prime));
+    else res.end(prime);
     return true;
   }
 
   private sendOne(m: JSONRPCMessage, related: RequestId | undefined): void {
     if (this.cfg.adopt !== undefined) m = markRequest(m);
-    const response = isResponse(m);
+    const response = !("method" in m) && "id" in m;
     const rid = response ? (m as { id: RequestId }).id : related;
     let s = rid !== undefined ? this.byRequest.get(rid) : undefined;
     if (response) {
@@ -506,9 +539,9 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
         if (this.restoring?.delete(rid!)) return;
         // Stateless: the session's answer to the POST as a whole (a batch its revision does not
         // take), which no request id routes, is that POST's reply, 400 as the endpoint's own
-        // refusal of a batch.
-        if (rid === null && this.stateless && this.streams.size === 1) {
-          return this.answerWhole(this.streams.values().next().value!, m);
+        // refusal of a batch (its stream the transport's one: no standalone stream without a session).
+        if (rid === null && this.stateless && this.open) {
+          return this.answerWhole(this.open, m);
         }
         this.onerror?.(new Error(`no open HTTP stream for the response to request ${String(rid)}`));
         return;
@@ -541,21 +574,10 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     this.write(s, m, response);
   }
 
-  /** Headers of a JSON reply; a literal plus one assignment, not a spread, as this runs once per POST. */
-  private jsonHeaders(body: string): Record<string, string | number> {
-    const h: Record<string, string | number> = {
-      "content-type": "application/json",
-      "content-length": utf8Length(body),
-    };
-    const sid = this.sessionHeader["mcp-session-id"];
-    if (sid !== undefined) h["mcp-session-id"] = sid;
-    return h;
-  }
-
   private createDetachedStandalone(id = this.newStreamId()): Stream {
     const s = newStream(id, undefined, [], undefined);
     this.standalone = s;
-    this.streams.set(s.id, s);
+    this.link(s);
     this.cfg.onstandalone?.(id);
     return s;
   }
@@ -565,18 +587,14 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     if (s.mode === "pending" || s.mode === "json") {
       if (response && !s.batch && done && s.mode === "pending") {
         // The common case: one request, answered without side messages: a plain JSON reply.
-        const res = this.finish(s);
-        if (res && !res.writableEnded) {
-          const body = JSON.stringify(m);
-          const error = (m as { error?: { code?: unknown } }).error;
-          const status =
-            this.cfg.modern && error !== undefined && typeof error.code === "number"
-              ? modernErrorStatus(error.code)
-              : 200;
-          res.writeHead(status, this.jsonHeaders(body));
-          res.end(body);
-        }
-        return;
+        const error = (m as { error?: { code?: unknown } }).error;
+        return this.endJson(
+          s,
+          this.cfg.modern && error !== undefined && typeof error.code === "number"
+            ? modernErrorStatus(error.code)
+            : 200,
+          m,
+        );
       }
       if (s.mode === "pending" && (!response || !s.allowJson)) {
         s.mode = "sse";
@@ -658,7 +676,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     const store = this.cfg.eventStore;
     if (!store) {
       res.flushHeaders();
-      if (post && res.cork !== undefined) afterIo(release, { s, res });
+      if (post && res.cork !== undefined) releaseAfterTurn(s, res);
       return;
     }
     const stored = s.tail ? s.tail.then(() => store.storeEvent(s.id, null)) : store.storeEvent(s.id, null);
@@ -666,10 +684,10 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       const prime = encodeSsePriming(stored, this.retryLine, this.cfg.ownStore === true);
       if (post) {
         s.prime = prime;
-        afterIo(release, { s, res });
+        releaseAfterTurn(s, res);
       } else res.write(prime);
     } else {
-      if (post && res.cork !== undefined) afterIo(release, { s, res });
+      if (post && res.cork !== undefined) releaseAfterTurn(s, res);
       res.flushHeaders();
       s.tail = stored.then(
         (eventId) => {
@@ -682,22 +700,29 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
 
   /** The collected JSON replies of a POST, as its one HTTP response. */
   private sendJsonReplies(s: Stream): void {
-    const res = this.finish(s);
     const replies = s.jsonReplies ?? [];
     s.jsonReplies = undefined;
-    if (res && !res.writableEnded) {
-      const body = JSON.stringify(s.batch ? replies : replies[0]);
-      res.writeHead(200, this.jsonHeaders(body));
-      res.end(body);
-    }
+    this.endJson(s, 200, s.batch ? replies : replies[0]);
   }
 
   private answerWhole(s: Stream, m: JSONRPCMessage): void {
     if (s.mode === "sse") return this.endStream(s, encodeSseMessage(JSON.stringify(m)));
+    this.endJson(s, 400, m);
+  }
+
+  /** A POST stream ended by one JSON reply: `value` with `status`. */
+  private endJson(s: Stream, status: number, value: unknown): void {
     const res = this.finish(s);
     if (res && !res.writableEnded) {
-      const body = JSON.stringify(m);
-      res.writeHead(400, this.jsonHeaders(body));
+      const body = JSON.stringify(value);
+      // A literal plus one assignment, not a spread, as this runs once per POST.
+      const h: Record<string, string | number> = {
+        "content-type": "application/json",
+        "content-length": utf8Length(body),
+      };
+      const sid = this.sessionHeader["mcp-session-id"];
+      if (sid !== undefined) h["mcp-session-id"] = sid;
+      res.writeHead(status, h);
       res.end(body);
     }
   }
@@ -712,18 +737,19 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   }
 
   /**
-   * The stream is done: out of both maps, and its response handed to the caller and no longer
-   * referenced by the stream. The maps churn once per POST and V8 reallocates a long-lived Map's
-   * table in the old generation; a discarded table keeps its entries reachable for the scavenger
-   * until the next mark-compact, so a stream that still held its response would get the response,
-   * its request and their headers promoted with it (see HttpRequester's InflightList).
+   * The stream is done: out of the open streams and `byRequest`, and its response handed to the
+   * caller and no longer referenced by the stream. `byRequest` churns once per POST and V8
+   * reallocates a long-lived Map's table in the old generation; a discarded table keeps its entries
+   * reachable for the scavenger until the next mark-compact, so a stream that still held its
+   * response would get the response, its request and their headers promoted with it (see
+   * HttpRequester's InflightList).
    */
   private finish(s: Stream): HttpReply | undefined {
-    this.streams.delete(s.id);
+    this.unlink(s);
     if (s.pending > 0) for (const id of s.ids) if (this.byRequest.get(id) === s) this.byRequest.delete(id);
     const res = s.res;
     s.res = undefined;
-    if (this.cfg.closeWhenIdle && this.streams.size === 0) queueMicrotask(() => void this.close());
+    if (this.cfg.closeWhenIdle && this.open === undefined) queueMicrotask(() => void this.close());
     return res;
   }
 

@@ -16,7 +16,7 @@ export interface HttpSessionSettings {
   readonly stateless: boolean;
   /** Resumability of stateful sessions; undefined: none. */
   readonly store: EventStore | undefined;
-  /** `store` is the endpoint's own InMemoryEventStore (SessionTransportConfig.ownStore). */
+  /** `store` is the endpoint's own InMemoryEventStore, and there is no directory (SessionTransportConfig.ownStore). */
   readonly ownStore: boolean;
   readonly retryMs: number;
   readonly keepAliveMs: number;

@@ -343,6 +343,48 @@ test("an SSE reply that waits: its priming event goes out at once, the reply aft
   assert.is(log.transports.length, 1);
 });
 
+test("a POST stream resumed while its connection is open: the newer connection wins, the reply goes there", async () => {
+  // POST streams are found by id only when a client resumes one (not kept in a map by id).
+  const { url, held } = await start({ responseMode: "sse" });
+  const h = await session(url);
+  const others = [2, 3].map((id) =>
+    OpenStream.open(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: ACCEPT, ...h },
+      body: JSON.stringify({ jsonrpc: "2.0", id, method: "hold" }),
+    }),
+  );
+  const p = await OpenStream.open(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: ACCEPT, ...h },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "hold" }),
+  });
+  streams.push(p, ...(await Promise.all(others)));
+  await waitFor(() => held.has(1) && held.has(2) && held.has(3), 2000, "requests reached the session");
+  await waitFor(() => p.events().length === 1, 2000, "priming event");
+  const primed = p.events()[0]!.id!;
+  // The endpoint's own store's event ids: this session's short key, the stream, a number.
+  assert.match(primed, /^[0-9a-z]+-[0-9a-z]+_\d+$/);
+  const g = await OpenStream.open(url, { headers: { accept: "text/event-stream", "last-event-id": primed, ...h } });
+  streams.push(g);
+  await waitFor(() => p.ended, 2000, "the older connection ended");
+  held.get(1)!();
+  await waitFor(() => g.ended, 2000, "the resumed stream ended after its reply");
+  assert.equal(g.messages(), [{ jsonrpc: "2.0", id: 1, result: { method: "hold", params: {} } }]);
+  // The other streams of the session are untouched.
+  held.get(2)!();
+  held.get(3)!();
+  for (const o of streams.slice(-3, -1)) await waitFor(() => o.ended, 2000, "other POST streams answered");
+  assert.equal(
+    streams
+      .slice(-3, -1)
+      .flatMap((o) => o.messages())
+      .map((m) => (m as { id: number }).id)
+      .sort(),
+    [2, 3],
+  );
+});
+
 test("server messages sent before any GET stream are held and delivered when it opens", async () => {
   const { url, log } = await start({ eventStore: false });
   const h = await session(url);
