@@ -16,7 +16,7 @@ import { describe } from "../describe.js";
 import type { StreamableHttpServerTransport } from "./session-transport.js";
 import type { LegacySseMount } from "./legacy-sse-mount.js";
 import { isModernPost, serveModernPost } from "./modern.js";
-import { bodyOf, readPost, refuse, type PostIntake, type ReadPost } from "./post-intake.js";
+import { bodyOf, refuse, takePost, type PostIntake, type ReadPost } from "./post-intake.js";
 import { StatelessTransports, type SessionTable } from "./session-table.js";
 import type { EndpointCore } from "./legacy-endpoint.js";
 import type { ResourceServerGuard } from "../auth/server/guard.js";
@@ -208,15 +208,14 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     return !answersAny(outlines) || (await this.admit(req, res, [])) !== false;
   }
 
-  /** A POST to the endpoint: the modern path, or the transport of the legacy POST it is. */
-  private async post(req: Req, res: HttpReply): Promise<void> {
-    const post = await readPost(req, res, this);
-    if (post === undefined) return;
+  /** A POST read (post-intake.ts): the modern path, or the transport of the legacy POST it is. */
+  admitted(req: Req, res: HttpReply, post: ReadPost): Promise<void> | undefined {
     // Admitted before routing: whether the session header names a session depends on who asks.
     // Without a guard nothing is awaited: an await costs every POST a promise and a turn.
-    const auth = this.options.auth === undefined ? undefined : await this.admit(req, res, post.list);
-    if (auth === false) return;
-    await this.serve(req, res, post, auth);
+    if (this.options.auth === undefined) return this.serve(req, res, post, undefined);
+    return this.admit(req, res, post.list).then((auth) =>
+      auth === false ? undefined : this.serve(req, res, post, auth),
+    );
   }
 
   /** An admitted POST: the modern path, else (no session here) a stateless legacy POST. */
@@ -301,7 +300,7 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     if (auth?.serveMetadata(req, res, p)) return;
     if (p === this.path) {
       // A POST is admitted once its body is read (a tools/call needs its tool's scopes).
-      if (req.method === "POST") return this.post(req, res);
+      if (req.method === "POST") return takePost(req, res, this);
     } else if (this.options.legacySse?.handles(p)) {
       // The legacy transport is guarded by this handler's guard too, whatever it was created with.
       return this.options.legacySse.handle(req, res, auth);
