@@ -137,11 +137,11 @@ function legacyHandlers(core: ServerCore, conn: () => Connection, stateless: boo
         throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown tool ${describe(p.name)}`);
       const c = ctx(rc);
       checkScopes(tool.name, core.definition.toolScopes?.[tool.name], c.auth);
-      const revision = revisionOf();
       // Revisions without core tasks ignore params.task and run every tool on the request: a
       // synchronous handler answered at once (a promise would cost the call two closures and a turn).
-      if (core.legacyTasks === undefined || !coreTasks(core, revision))
-        return runTool(tool, p.arguments ?? {}, c, core.report);
+      if (core.legacyTasks === undefined) return runTool(tool, p.arguments ?? {}, c, core.report);
+      const revision = revisionOf();
+      if (!coreTasks(core, revision)) return runTool(tool, p.arguments ?? {}, c, core.report);
       return core.taskModule.callMaybeTask(
         core.legacyTasks,
         core.taskSupport(revision, tool.name),
