@@ -259,8 +259,7 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     const message = post.batch ? post.list : post.list[0]!;
     if (post.requestIds.length === 0) {
       // An empty body with its length: without it node frames the 202 as chunked.
-      res.writeHead(202, { "content-length": 0 });
-      res.end();
+      res.writeHead(202, { "content-length": 0 }).end();
       transport.receive(message, context);
       if (this.stateless) queueMicrotask(() => void transport.close());
       return;
@@ -289,8 +288,12 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
    * rewritten `req.url` (Express's originalUrl under a mount path).
    */
   route(req: Req, res: HttpReply, target = req.url ?? "/"): Promise<void> | void {
-    const q = target.indexOf("?");
-    const p = q === -1 ? target : target.slice(0, q);
+    // The endpoint's own string when it is the target: no scan, and compared again below at once.
+    let p = this.path;
+    if (target !== p) {
+      const q = target.indexOf("?");
+      p = q === -1 ? target : target.slice(0, q);
+    }
     const refusal = checkHostOrigin(req, this.options);
     if (refusal) {
       sendJsonError(res, refusal.status, -32000, refusal.message);
