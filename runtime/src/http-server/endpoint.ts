@@ -144,6 +144,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
   declare bufferedBody: typeof wholeBody | undefined;
   private readonly versions: ReadonlySet<string>;
   private readonly serveModern: boolean;
+  /** The `MCP-Protocol-Version` value last accepted. */
+  private version: string | undefined;
 
   /**
    * `stateless`: no legacy session opens (true here: a server of 2026-07-28 alone answers a legacy
@@ -178,7 +180,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
 
   versionOk(req: Req, res: HttpReply): boolean {
     const v = headerValue(req, "mcp-protocol-version");
-    if (v === undefined || this.versions.has(v)) return true;
+    // A client sends the same version on every request: one comparison, no hash of a new string.
+    if (v === undefined || v === this.version || (this.versions.has(v) && (this.version = v))) return true;
     sendJsonError(
       res,
       400,
@@ -189,8 +192,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
   }
 
   /** The principal under `options.auth` (undefined without it); false once the guard has answered 401/403. */
-  protected async admit(req: Req, res: HttpReply, messages: readonly unknown[]): Promise<AuthInfo | undefined | false> {
-    return this.options.auth === undefined ? undefined : ((await this.options.auth.admit(req, res, messages)) ?? false);
+  protected admit(req: Req, res: HttpReply, messages: readonly unknown[]): Promise<AuthInfo | false> | undefined {
+    return this.options.auth?.admit(req, res, messages).then((who) => who ?? false);
   }
 
   /**
@@ -212,9 +215,9 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
   admitted(req: Req, res: HttpReply, post: ReadPost): Promise<void> | undefined {
     // Admitted before routing: whether the session header names a session depends on who asks.
     // Without a guard nothing is awaited: an await costs every POST a promise and a turn.
-    if (this.options.auth === undefined) return this.serve(req, res, post, undefined);
-    return this.admit(req, res, post.list).then((auth) =>
-      auth === false ? undefined : this.serve(req, res, post, auth),
+    return (
+      this.admit(req, res, post.list)?.then((auth) => (auth === false ? undefined : this.serve(req, res, post, auth))) ??
+      this.serve(req, res, post, undefined)
     );
   }
 
@@ -288,12 +291,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
    * rewritten `req.url` (Express's originalUrl under a mount path).
    */
   route(req: Req, res: HttpReply, target = req.url ?? "/"): Promise<void> | void {
-    // The endpoint's own string when it is the target: no scan, and compared again below at once.
-    let p = this.path;
-    if (target !== p) {
-      const q = target.indexOf("?");
-      p = q === -1 ? target : target.slice(0, q);
-    }
+    const q = target.indexOf("?");
+    const p = q === -1 ? target : target.slice(0, q);
     const refusal = checkHostOrigin(req, this.options);
     if (refusal) {
       sendJsonError(res, refusal.status, -32000, refusal.message);

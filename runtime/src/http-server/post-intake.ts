@@ -151,18 +151,19 @@ export async function bodyOf(req: HttpRequestIn, res: HttpReply, intake: PostInt
 
 /** Answers a body that could not be read: 413, 408 or 503 with why; the client gone (or a host error), no answer. */
 export function refuseBody(res: HttpReply, intake: PostIntake, e: unknown): void {
-  const [status, title, headers] =
+  const refusal =
     e instanceof BodyTooLargeError
       ? ([413, "Payload Too Large", CLOSE] as const)
       : e instanceof BodyTimeoutError
         ? ([408, "Request Timeout", CLOSE] as const)
         : e instanceof BodyBufferFullError
           ? ([503, "Service Unavailable", BUFFER_FULL_HEADERS] as const)
-          : [];
-  if (status === undefined) {
+          : undefined;
+  if (refusal === undefined) {
     if (!res.headersSent) res.destroy();
     return;
   }
+  const [status, title, headers] = refusal;
   const why = (e as Error).message;
   intake.report(new Error(`POST refused (${status}): ${why}`));
   sendJsonError(res, status, -32000, `${title}: ${why}`, headers);

@@ -33,8 +33,7 @@ export function urlPort(u: URL): number {
 }
 
 export function isLoopbackAddress(address: string | undefined): boolean {
-  if (!address) return false;
-  return address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127.");
+  return !!address && (address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127."));
 }
 
 /**
