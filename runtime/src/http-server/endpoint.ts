@@ -216,8 +216,9 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     // Admitted before routing: whether the session header names a session depends on who asks.
     // Without a guard nothing is awaited: an await costs every POST a promise and a turn.
     return (
-      this.admit(req, res, post.list)?.then((auth) => (auth === false ? undefined : this.serve(req, res, post, auth))) ??
-      this.serve(req, res, post, undefined)
+      this.admit(req, res, post.list)?.then((auth) =>
+        auth === false ? undefined : this.serve(req, res, post, auth),
+      ) ?? this.serve(req, res, post, undefined)
     );
   }
 

@@ -234,7 +234,10 @@ export function sendJsonText(res: HttpReply, status: number, body: string, heade
 /** Whether an Accept header admits a media type ("*\/*" and "type/*" count; absent admits everything). */
 export function accepts(accept: string | undefined, type: string): boolean {
   return (
-    !accept || accept.includes(type) || accept.includes("*/*") || accept.includes(`${type.slice(0, type.indexOf("/"))}/*`)
+    !accept ||
+    accept.includes(type) ||
+    accept.includes("*/*") ||
+    accept.includes(`${type.slice(0, type.indexOf("/"))}/*`)
   );
 }
 
