@@ -16,7 +16,7 @@ import { describe } from "../describe.js";
 import type { StreamableHttpServerTransport } from "./session-transport.js";
 import type { LegacySseMount } from "./legacy-sse-mount.js";
 import { isModernPost, serveModernPost } from "./modern.js";
-import { bodyOf, readPost, refuse, type PostIntake, type ReadPost } from "./post-intake.js";
+import { bodyOf, refuse, takePost, type PostIntake, type ReadPost } from "./post-intake.js";
 import { StatelessTransports, type SessionTable } from "./session-table.js";
 import type { EndpointCore } from "./legacy-endpoint.js";
 import type { ResourceServerGuard } from "../auth/server/guard.js";
@@ -144,6 +144,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
   declare bufferedBody: typeof wholeBody | undefined;
   private readonly versions: ReadonlySet<string>;
   private readonly serveModern: boolean;
+  /** The `MCP-Protocol-Version` value last accepted. */
+  private version: string | undefined;
 
   /**
    * `stateless`: no legacy session opens (true here: a server of 2026-07-28 alone answers a legacy
@@ -178,7 +180,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
 
   versionOk(req: Req, res: HttpReply): boolean {
     const v = headerValue(req, "mcp-protocol-version");
-    if (v === undefined || this.versions.has(v)) return true;
+    // A client sends the same version on every request: one comparison, no hash of a new string.
+    if (v === undefined || v === this.version || (this.versions.has(v) && (this.version = v))) return true;
     sendJsonError(
       res,
       400,
@@ -189,8 +192,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
   }
 
   /** The principal under `options.auth` (undefined without it); false once the guard has answered 401/403. */
-  protected async admit(req: Req, res: HttpReply, messages: readonly unknown[]): Promise<AuthInfo | undefined | false> {
-    return this.options.auth === undefined ? undefined : ((await this.options.auth.admit(req, res, messages)) ?? false);
+  protected admit(req: Req, res: HttpReply, messages: readonly unknown[]): Promise<AuthInfo | false> | undefined {
+    return this.options.auth?.admit(req, res, messages).then((who) => who ?? false);
   }
 
   /**
@@ -208,15 +211,15 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     return !answersAny(outlines) || (await this.admit(req, res, [])) !== false;
   }
 
-  /** A POST to the endpoint: the modern path, or the transport of the legacy POST it is. */
-  private async post(req: Req, res: HttpReply): Promise<void> {
-    const post = await readPost(req, res, this);
-    if (post === undefined) return;
+  /** A POST read (post-intake.ts): the modern path, or the transport of the legacy POST it is. */
+  admitted(req: Req, res: HttpReply, post: ReadPost): Promise<void> | undefined {
     // Admitted before routing: whether the session header names a session depends on who asks.
     // Without a guard nothing is awaited: an await costs every POST a promise and a turn.
-    const auth = this.options.auth === undefined ? undefined : await this.admit(req, res, post.list);
-    if (auth === false) return;
-    await this.serve(req, res, post, auth);
+    return (
+      this.admit(req, res, post.list)?.then((auth) =>
+        auth === false ? undefined : this.serve(req, res, post, auth),
+      ) ?? this.serve(req, res, post, undefined)
+    );
   }
 
   /** An admitted POST: the modern path, else (no session here) a stateless legacy POST. */
@@ -260,8 +263,7 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     const message = post.batch ? post.list : post.list[0]!;
     if (post.requestIds.length === 0) {
       // An empty body with its length: without it node frames the 202 as chunked.
-      res.writeHead(202, { "content-length": 0 });
-      res.end();
+      res.writeHead(202, { "content-length": 0 }).end();
       transport.receive(message, context);
       if (this.stateless) queueMicrotask(() => void transport.close());
       return;
@@ -301,7 +303,7 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     if (auth?.serveMetadata(req, res, p)) return;
     if (p === this.path) {
       // A POST is admitted once its body is read (a tools/call needs its tool's scopes).
-      if (req.method === "POST") return this.post(req, res);
+      if (req.method === "POST") return takePost(req, res, this);
     } else if (this.options.legacySse?.handles(p)) {
       // The legacy transport is guarded by this handler's guard too, whatever it was created with.
       return this.options.legacySse.handle(req, res, auth);

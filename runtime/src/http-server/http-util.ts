@@ -233,10 +233,12 @@ export function sendJsonText(res: HttpReply, status: number, body: string, heade
 
 /** Whether an Accept header admits a media type ("*\/*" and "type/*" count; absent admits everything). */
 export function accepts(accept: string | undefined, type: string): boolean {
-  if (accept === undefined || accept === "") return true;
-  if (accept.includes(type) || accept.includes("*/*")) return true;
-  const major = type.slice(0, type.indexOf("/"));
-  return accept.includes(`${major}/*`);
+  return (
+    !accept ||
+    accept.includes(type) ||
+    accept.includes("*/*") ||
+    accept.includes(`${type.slice(0, type.indexOf("/"))}/*`)
+  );
 }
 
 export function headerValue(req: HttpRequestHead, name: string): string | undefined {

@@ -26,6 +26,8 @@ export interface PostIntake {
    * has buffered already and reads an oversized one POSTed to a live session on for its id.
    */
   body(req: HttpRequestIn, res: HttpReply): Uint8Array | Promise<Uint8Array | undefined>;
+  /** A POST read and checked, served (once admitted, under a guard); its promise settles once it is. */
+  admitted(req: HttpRequestIn, res: HttpReply, post: ReadPost): Promise<void> | undefined;
   /**
    * Responses among messages too large or too deep to deliver fail the requests they answer now:
    * false once the request was refused while being admitted for that (401/403).
@@ -70,26 +72,40 @@ export function refuse(
 
 const AFTER_PARSE: Promise<void> = Promise.resolve();
 
-/** The POST `req` read and checked; undefined once it was refused (answered). */
-export async function readPost(req: HttpRequestIn, res: HttpReply, intake: PostIntake): Promise<ReadPost | undefined> {
+/** The Accept header last read and whether it admits JSON and SSE (absent: both): a client sends the same one on every POST. */
+let lastAccept: string | undefined;
+let acceptsJson = true;
+let acceptsSse = true;
+
+/**
+ * The POST `req` read and checked, then handed to `intake.admitted`, or refused (answered). One
+ * async frame from the request to its session: awaiting a second one costs every POST a promise
+ * and a microtask more.
+ */
+export async function takePost(req: HttpRequestIn, res: HttpReply, intake: PostIntake): Promise<void> {
   const ctype = headerValue(req, "content-type");
   if (!isJsonMediaType(ctype)) {
     sendJsonError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
-    return undefined;
+    return;
   }
   const accept = headerValue(req, "accept");
-  const allowJson = intake.mode !== "sse" && accepts(accept, "application/json");
-  const allowSse = intake.mode !== "json" && accepts(accept, "text/event-stream");
+  if (accept !== lastAccept) {
+    lastAccept = accept;
+    acceptsJson = accepts(accept, "application/json");
+    acceptsSse = accepts(accept, "text/event-stream");
+  }
+  const allowJson = intake.mode !== "sse" && acceptsJson;
+  const allowSse = intake.mode !== "json" && acceptsSse;
   if (!allowJson && !allowSse) {
     sendJsonError(res, 406, -32000, "Not Acceptable: Accept must list application/json and text/event-stream");
-    return undefined;
+    return;
   }
   // node parses a body that came with its headers once the turn that emitted the request is over
   // (a fetch host's request has none buffered: it does not wait); one taken then costs no promise.
   if (req.read !== undefined) await AFTER_PARSE;
   const had = intake.body(req, res);
   const body = had instanceof Uint8Array ? had : await had;
-  if (body === undefined) return undefined;
+  if (body === undefined) return;
   const read = parseBody(utf8Text(body), intake.maxDepth);
   if (!("value" in read)) {
     if (
@@ -102,25 +118,25 @@ export async function readPost(req: HttpRequestIn, res: HttpReply, intake: PostI
         `nests deeper than ${intake.maxDepth} levels (maxDepth)`,
       ))
     )
-      return undefined;
+      return;
     refuse(intake.report, res, read.status, read.id, read.code, read.message);
-    return undefined;
+    return;
   }
   const post = classify(read.value, allowJson, allowSse, read.bytes);
   if (post === undefined) {
     sendJsonError(res, 400, -32600, "Invalid Request: expected a JSON-RPC message or batch");
-    return undefined;
+    return;
   }
   if (post.initialize && (post.batch || post.list.length > 1)) {
     sendJsonError(res, 400, -32600, "Invalid Request: initialize must be sent alone, not in a batch");
-    return undefined;
+    return;
   }
   const badId = badRequestId(post.list);
   if (badId) {
     refuse(intake.report, res, badId.status, badId.id, badId.code, badId.message);
-    return undefined;
+    return;
   }
-  return post;
+  await intake.admitted(req, res, post);
 }
 
 /** The body as it arrives, within maxBodyBytes, bodyTimeoutMs and maxBufferedBodyBytes; undefined once refused. */

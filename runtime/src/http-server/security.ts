@@ -33,8 +33,7 @@ export function urlPort(u: URL): number {
 }
 
 export function isLoopbackAddress(address: string | undefined): boolean {
-  if (!address) return false;
-  return address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127.");
+  return !!address && (address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127."));
 }
 
 /**
@@ -79,10 +78,11 @@ function hostList(hosts: readonly string[]): HostList {
 function isOwnOrigin(origin: string, req: HttpRequestIn): boolean {
   try {
     const u = new URL(origin);
-    // Another local port is another application (a dev server, a browser tab): not us.
+    // Another local port is another application (a dev server, a browser tab): not us. An http(s)
+    // URL's hostname is lowercased by the parser.
     return (
       (u.protocol === "http:" || u.protocol === "https:") &&
-      LOOPBACK_HOSTS.includes(u.hostname.toLowerCase()) &&
+      LOOPBACK_HOSTS.includes(u.hostname) &&
       urlPort(u) === req.socket.localPort
     );
   } catch {
@@ -95,13 +95,14 @@ function isOwnOrigin(origin: string, req: HttpRequestIn): boolean {
  * this server); a present but unlisted Origin gets 403 Forbidden (2025-11-25 §Security).
  */
 export function checkHostOrigin(req: HttpRequestIn, o: HostOriginOptions): Refusal | undefined {
-  const explicit = o.allowedHosts !== undefined || o.allowedOrigins !== undefined;
-  const on = o.dnsRebindingProtection ?? (explicit || isLoopbackAddress(req.socket.localAddress));
-  if (!on) return undefined;
-  const host = req.headers.host;
-  if (typeof host !== "string" || host === "") return { status: 421, message: "Missing Host header" };
   const list = hostList(o.allowedHosts ?? LOOPBACK_HOSTS);
-  if (host !== list.last) {
+  const host = req.headers.host;
+  // A Host the list allowed is allowed whether the check is on or not: where it is on by default,
+  // the local address (on node a getter and its getsockname per request) is read only when the
+  // verdict depends on it.
+  if (host === undefined || host !== list.last) {
+    if (!isOn(req, o)) return undefined;
+    if (typeof host !== "string" || host === "") return { status: 421, message: "Missing Host header" };
     const m = HOST_HEADER.exec(host.trim().toLowerCase());
     if (m === null) return { status: 400, message: "Malformed Host header" };
     const h = m[0];
@@ -111,10 +112,18 @@ export function checkHostOrigin(req: HttpRequestIn, o: HostOriginOptions): Refus
     list.last = host;
   }
   const sent = req.headers.origin;
-  if (sent !== undefined) {
+  if (sent !== undefined && isOn(req, o)) {
     const origin = typeof sent === "string" ? sent : sent.join(", ");
     if (!(o.allowedOrigins ? o.allowedOrigins.includes(origin) : isOwnOrigin(origin, req)))
       return { status: 403, message: `Origin not allowed: ${origin.slice(0, 200)}` };
   }
   return undefined;
+}
+
+/** Whether the checks apply to `req`: as configured, else when lists are given or it arrived on a loopback address. */
+function isOn(req: HttpRequestIn, o: HostOriginOptions): boolean {
+  return (
+    o.dnsRebindingProtection ??
+    ((o.allowedHosts ?? o.allowedOrigins) !== undefined || isLoopbackAddress(req.socket.localAddress))
+  );
 }

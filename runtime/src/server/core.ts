@@ -302,8 +302,7 @@ export class ServerCore {
     return (this.toolsLoading ??= load()
       .then((loaded) => {
         for (const [name, entry] of this.tools) {
-          const v =
-            typeof loaded === "object" && loaded !== null && Object.hasOwn(loaded, name) ? loaded[name] : undefined;
+          const v = ownValue(loaded, name);
           if (v === undefined)
             throw new Error(`the module has no validators for tool ${JSON.stringify(name)}; regenerate the output`);
           this.tools.set(name, {

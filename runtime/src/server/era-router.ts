@@ -103,11 +103,12 @@ export class EraRouter {
       maxHeld,
     );
     base.onmessage = (message, context) => {
-      // LoadGate.receive, with the router's own functions called directly; once the modern
-      // path is there (or never needed) nothing has to load.
+      // LoadGate.receive, with the router's own functions called directly and the message's era
+      // read once; once the modern path is there (or never needed) nothing has to load.
       if (!this.gate.open) return this.gate.receive(message, context);
-      const loading = this.modern.onmessage !== undefined ? undefined : need(message);
-      if (loading === undefined) return this.route(message, context);
+      const era = this.eraOf(message);
+      const loading = era === "modern" && this.modern.onmessage === undefined ? prepareModern?.() : undefined;
+      if (loading === undefined) return this.routeAs(era, message, context);
       this.gate.hold(message, context, loading);
     };
     base.onclose = () => {
@@ -163,7 +164,14 @@ export class EraRouter {
   }
 
   private route(message: JSONRPCMessage | JSONRPCMessage[], context: MessageContext | undefined): void {
-    const era = this.eraOf(message);
+    this.routeAs(this.eraOf(message), message, context);
+  }
+
+  private routeAs(
+    era: Era | "both",
+    message: JSONRPCMessage | JSONRPCMessage[],
+    context: MessageContext | undefined,
+  ): void {
     // A legacy initialize opens the legacy session: from then on its requests are legacy ones.
     if (era === "legacy" && !this.legacyOpened && isInitializeRequest(message)) this.legacyOpened = true;
     if (era === "modern" && this.modern.onmessage === undefined) this.onmodern?.();

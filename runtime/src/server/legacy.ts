@@ -21,7 +21,7 @@ import { listedResources } from "./listed-resources.js";
 import { page } from "./pagination.js";
 import { promptResult } from "./results.js";
 import { checkScopes } from "./scopes.js";
-import { callTool } from "./tools.js";
+import { runTool } from "./tools.js";
 import type { ConnectOptions, HandlerContext, McpServerOptions } from "./types.js";
 
 /**
@@ -137,10 +137,11 @@ function legacyHandlers(core: ServerCore, conn: () => Connection, stateless: boo
         throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown tool ${describe(p.name)}`);
       const c = ctx(rc);
       checkScopes(tool.name, core.definition.toolScopes?.[tool.name], c.auth);
+      // Revisions without core tasks ignore params.task and run every tool on the request: a
+      // synchronous handler answered at once (a promise would cost the call two closures and a turn).
+      if (core.legacyTasks === undefined) return runTool(tool, p.arguments ?? {}, c, core.report);
       const revision = revisionOf();
-      // Revisions without core tasks ignore params.task and run every tool on the request.
-      if (core.legacyTasks === undefined || !coreTasks(core, revision))
-        return callTool(tool, p.arguments ?? {}, c, core.report);
+      if (!coreTasks(core, revision)) return runTool(tool, p.arguments ?? {}, c, core.report);
       return core.taskModule.callMaybeTask(
         core.legacyTasks,
         core.taskSupport(revision, tool.name),
@@ -148,8 +149,8 @@ function legacyHandlers(core: ServerCore, conn: () => Connection, stateless: boo
         p,
         rc,
         conn(),
-        () => callTool(tool, p.arguments ?? {}, c, core.report),
-        (taskRc, status) => callTool(tool, p.arguments ?? {}, createContext(conn(), taskRc, status), core.report),
+        async () => runTool(tool, p.arguments ?? {}, c, core.report),
+        async (taskRc, status) => runTool(tool, p.arguments ?? {}, createContext(conn(), taskRc, status), core.report),
       );
     };
     h["tools/call"] = (p: Params, rc: RequestContext) => {

@@ -120,9 +120,8 @@ function modernHandlers(core: ServerCore): RequestHandlers {
   const caps = core.capabilities;
   const h: RequestHandlers = {};
   const size = core.pageSize;
-  const report = (e: Error) => core.report(e);
   const runToolIn = (ctx: HandlerContext, tool: ToolEntry, args: unknown) =>
-    runTool(tool, args, ctx, report) as Result | Promise<Result>;
+    runTool(tool, args, ctx, core.report) as Result | Promise<Result>;
   if (hasCapability(caps, "tools")) {
     h["tools/list"] = (p: Params) => page("tools", core.lists(revisionOf(p)).tools, p?.cursor, size);
     const call = (p: Params, rc: RequestContext): Result | Promise<Result> => {

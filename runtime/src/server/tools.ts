@@ -49,16 +49,7 @@ export class InvalidToolOutputError extends Error {
   }
 }
 
-export async function callTool(
-  tool: ToolEntry,
-  args: unknown,
-  ctx: HandlerContext,
-  report: (e: Error) => void,
-): Promise<CallToolResult> {
-  return runTool(tool, args, ctx, report);
-}
-
-/** callTool, synchronous when the handler is (a bad output throws). */
+/** A tools/call's result, synchronous when the handler is (a bad output throws). */
 export function runTool(
   tool: ToolEntry,
   args: unknown,

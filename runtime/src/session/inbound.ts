@@ -34,7 +34,7 @@ export class InboundRequest implements RequestContext, SendOptions {
   cancelled = false;
   private controller: AbortController | undefined;
   /** Undefined until the first progress (a number field would hold a boxed double per request). */
-  private lastProgress: number | undefined = undefined;
+  private lastProgress: number | undefined;
 
   constructor(
     private readonly owner: InboundOwner,

@@ -16,9 +16,9 @@ test.after(async () => {
   await server.close();
 });
 
-/** The status of a tools/list POSTed to `url` with `headers`. */
-async function statusOf(url: string, headers: Record<string, string> = {}): Promise<number> {
-  const r = await handler(
+/** The status of a tools/list POSTed to `url` with `headers` (to `via`, default the handler above). */
+async function statusOf(url: string, headers: Record<string, string> = {}, via = handler): Promise<number> {
+  const r = await via(
     new Request(url, {
       method: "POST",
       headers: {
@@ -41,6 +41,24 @@ test("a Request without a Host header is checked against its URL's host", async 
   assert.is(await statusOf("http://localhost:8123/mcp"), 200);
   assert.is(await statusOf("http://[::1]:9000/mcp"), 200);
   assert.is(await statusOf("https://127.0.0.1/mcp"), 200);
+});
+
+test("by default the checks follow the address each request arrived on, a Host allowed before included", async () => {
+  let address = "127.0.0.1";
+  const h = createFetchHandler(server, { sessions: false, onerror: () => {}, localAddress: () => address });
+  const evil = { origin: "http://evil.example" };
+  try {
+    assert.is(await statusOf("http://localhost:8123/mcp", evil, h), 403, "loopback: checked");
+    address = "10.0.0.5";
+    assert.is(await statusOf("http://localhost:8123/mcp", evil, h), 200, "the Host allowed before, not on loopback");
+    assert.is(await statusOf("http://evil.example/mcp", evil, h), 200, "any Host, not on loopback");
+    address = "::1";
+    assert.is(await statusOf("http://evil.example/mcp", {}, h), 421);
+    assert.is(await statusOf("http://localhost:8123/mcp", evil, h), 403);
+    assert.is(await statusOf("http://localhost:8123/mcp", {}, h), 200);
+  } finally {
+    await h.close();
+  }
 });
 
 test("a loopback Origin must name the port of the request's URL", async () => {
