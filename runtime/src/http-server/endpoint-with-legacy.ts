@@ -103,13 +103,12 @@ export class EndpointWithLegacy<Req extends HttpRequestIn = HttpRequestIn> exten
   }
 
   protected override answer(req: Req, res: HttpReply, p: string, auth: AuthInfo | undefined): Promise<void> | void {
-    if (p === this.path && !this.stateless) {
+    if (p === this.path && !this.stateless && this.serveLegacy) {
       const method = req.method;
-      if (method !== "GET" && method !== "DELETE") {
-        res.writeHead(405, { allow: "GET, POST, DELETE" }).end();
-        return;
-      }
-      if (this.serveLegacy) return method === "GET" ? this.legacy.get(req, res, auth) : this.legacy.del(req, res, auth);
+      if (method === "GET") return this.legacy.get(req, res, auth);
+      if (method === "DELETE") return this.legacy.del(req, res, auth);
+      res.writeHead(405, { allow: "GET, POST, DELETE" }).end();
+      return;
     }
     // A stateless endpoint (or one told to serve no legacy shape) serves POSTs alone.
     return super.answer(req, res, p, auth);

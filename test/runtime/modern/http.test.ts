@@ -269,12 +269,17 @@ test("a legacy client is served on the same endpoint at the same time", async ()
   assert.is(modern.body.result.resultType, "complete");
 });
 
-test("legacy: false answers GET and DELETE with 405; a legacy-only server answers modern POSTs with a non-modern 400", async () => {
+test("legacy: false answers every method but POST with 405 Allow: POST; a legacy-only server answers modern POSTs with a non-modern 400", async () => {
   const modernOnly = server({}, definition(["2026-07-28"]));
   const h1 = createStreamableHttpServer({ legacy: false, onsession: (t) => modernOnly.connect(t).then(() => {}) });
   const u1 = await h1.listen();
-  assert.is((await fetch(u1, { headers: { accept: "text/event-stream" } })).status, 405);
-  assert.is((await fetch(u1, { method: "DELETE" })).status, 405);
+  for (const method of ["GET", "DELETE", "PUT"]) {
+    const r = await fetch(u1, { method, headers: { accept: "text/event-stream" } });
+    assert.equal([method, r.status, r.headers.get("allow")], [method, 405, "POST"]);
+  }
+  // With the legacy shape served, the endpoint's GET and DELETE are its methods too.
+  const put = await fetch(url, { method: "PUT" });
+  assert.equal([put.status, put.headers.get("allow")], [405, "GET, POST, DELETE"]);
   const legacyOnly = server({}, definition(["2025-11-25"]));
   const h2 = createStreamableHttpServer({ onsession: (t) => legacyOnly.connect(t).then(() => {}) });
   const u2 = await h2.listen();
