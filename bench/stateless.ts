@@ -74,7 +74,6 @@ function call(agent: Agent, port: number, id: number): Promise<void> {
   });
 }
 
-/** The server process's CPU time in ms (user + system, Linux /proc; NaN elsewhere). */
 const AGENT_CLIENT = process.env.BENCH_CLIENT === "agent";
 let nextId = 0;
 

@@ -124,6 +124,6 @@ export function checkHostOrigin(req: HttpRequestIn, o: HostOriginOptions): Refus
 function isOn(req: HttpRequestIn, o: HostOriginOptions): boolean {
   return (
     o.dnsRebindingProtection ??
-    ((o.allowedHosts ?? o.allowedOrigins) !== undefined || isLoopbackAddress(req.socket.localAddress))
+    (o.allowedHosts !== undefined || o.allowedOrigins !== undefined || isLoopbackAddress(req.socket.localAddress))
   );
 }

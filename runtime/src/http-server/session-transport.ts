@@ -1,5 +1,5 @@
 import { unrefTimer, utf8Length, type HttpReply } from "../http-exchange.js";
-import { afterIo } from "../after-io.js";
+import { afterIo, afterIoIsImmediate } from "../after-io.js";
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { encodeSseComment, encodeSseMessage, encodeSsePriming } from "../framing/sse.js";
@@ -96,12 +96,12 @@ let streamKeySeq = 0;
  * POST streams whose SSE began in this I/O turn, each with its response (a stream, a response, a
  * stream, ...): once the turn is over, by one callback for all of them (no Immediate and no object
  * per POST), each priming event goes out unless an event took it along (or the stream moved on),
- * and node's cork is released.
+ * and node's cork is released. Where that callback is a timer (workerd, Deno), each stream has its
+ * own: workerd drops a request's timers when it ends, and a shared one would strand the rest.
  */
 let held: unknown[] = [];
-function release(): void {
-  const list = held;
-  held = [];
+function release(list: unknown[]): void {
+  if (list === held) held = [];
   for (let i = 0; i < list.length; i += 2) {
     const s = list[i] as Stream;
     const res = list[i + 1] as HttpReply;
@@ -114,15 +114,21 @@ function release(): void {
   }
 }
 function releaseAfterTurn(s: Stream, res: HttpReply): void {
-  if (held.length === 0) afterIo(release, undefined);
+  if (!afterIoIsImmediate) return afterIo(release, [s, res]);
+  if (held.length === 0) afterIo(release, held);
   held.push(s, res);
 }
 
 /**
  * What sets this process's stream ids apart from another's behind the same event store (node's
- * pid was used; a Worker isolate has none): drawn once, on first use, not at import.
+ * pid was used; a Worker isolate has none), and with the endpoint's own store from the process it
+ * replaced (a client's Last-Event-ID from before a restart then names no stream of its new
+ * session): drawn once, on first use, not at import.
  */
-let processKey: string | undefined;
+let processKey: number | undefined;
+function drawKey(): number {
+  return globalThis.crypto.getRandomValues(new Uint32Array(1))[0]!;
+}
 
 /** A POST's stream (`o`: how it may be answered), or the standalone one: one literal, one shape. */
 function newStream(
@@ -206,8 +212,8 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     this.sessionId = cfg.sessionId;
     if (cfg.adopt === undefined)
       this.key = cfg.ownStore
-        ? (++streamKeySeq).toString(36)
-        : `${(processKey ??= globalThis.crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36))}${(++streamKeySeq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+        ? ((processKey ??= drawKey()) + ++streamKeySeq).toString(36)
+        : `${(processKey ??= drawKey()).toString(36)}${(++streamKeySeq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
     else {
       this.key = cfg.adopt.streams;
       // The dead instance numbered its streams from 1, one per POST: ours start at the takeover's
@@ -392,6 +398,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       res.write(encodeSseMessage(JSON.stringify(message), eventId));
     });
     if (adopting && this.standalone === undefined) live = this.createDetachedStandalone(streamId);
+    // Still among the open streams (close() leaves its streams' links as they were, hence the test of closed).
     if (live && (live.prev !== undefined || this.open === live) && !this.closed) {
       live.backlog = undefined;
       live.backlogChars = 0;

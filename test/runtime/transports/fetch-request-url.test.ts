@@ -61,6 +61,22 @@ test("by default the checks follow the address each request arrived on, a Host a
   }
 });
 
+test("allowedHosts or allowedOrigins set, even to null from an untyped config, keeps the checks on off loopback", async () => {
+  for (const list of [{ allowedHosts: null }, { allowedOrigins: null }, { allowedHosts: ["localhost"] }]) {
+    const h = createFetchHandler(server, {
+      sessions: false,
+      onerror: () => {},
+      localAddress: () => "10.0.0.5",
+      ...(list as { allowedHosts?: string[] }),
+    });
+    try {
+      assert.is(await statusOf("http://evil.example/mcp", {}, h), 421, JSON.stringify(list));
+    } finally {
+      await h.close();
+    }
+  }
+});
+
 test("a loopback Origin must name the port of the request's URL", async () => {
   assert.is(await statusOf("http://localhost:8123/mcp", { origin: "http://localhost:8123" }), 200);
   assert.is(await statusOf("http://localhost:8123/mcp", { origin: "http://127.0.0.1:8123" }), 200);
