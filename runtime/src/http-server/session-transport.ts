@@ -63,9 +63,10 @@ export interface SessionTransportConfig {
   /**
    * The event store is the endpoint's own InMemoryEventStore, whose event ids are this transport's
    * stream ids and a number: one line each, not scanned for line breaks per event. And no session
-   * comes from or goes to another instance (no directory), so its `key` is unique as this process's
-   * count of sessions alone: short stream and event ids, each one flat string (those of a longer
-   * key were two or three strings joined, each copied by every scavenge while the store held them).
+   * comes from or goes to another instance (no directory), so its `key` is this process's count of
+   * sessions alone (from its random start, `processKey`): short stream and event ids, each one flat
+   * string (those of a longer key were two or three strings joined, each copied by every scavenge
+   * while the store held them).
    */
   ownStore?: boolean;
   /** Keep-alive comment interval on the standalone GET stream (0 = none). */
