@@ -64,7 +64,7 @@ export interface SessionTransportConfig {
    * The event store is the endpoint's own InMemoryEventStore, whose event ids are this transport's
    * stream ids and a number: one line each, not scanned for line breaks per event. And no session
    * comes from or goes to another instance (no directory), so its `key` is this process's count of
-   * sessions alone (from its random start, `processKey`): short stream and event ids, each one flat
+   * sessions alone (from its random start, `processKey()`): short stream and event ids, each one flat
    * string (those of a longer key were two or three strings joined, each copied by every scavenge
    * while the store held them).
    */
@@ -126,9 +126,9 @@ function releaseAfterTurn(s: Stream, res: HttpReply): void {
  * replaced (a client's Last-Event-ID from before a restart then names no stream of its new
  * session): drawn once, on first use, not at import.
  */
-let processKey: number | undefined;
-function drawKey(): number {
-  return globalThis.crypto.getRandomValues(new Uint32Array(1))[0]!;
+let drawnKey: number | undefined;
+function processKey(): number {
+  return (drawnKey ??= globalThis.crypto.getRandomValues(new Uint32Array(1))[0]!);
 }
 
 /** A POST's stream (`o`: how it may be answered), or the standalone one: one literal, one shape. */
@@ -211,11 +211,12 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   constructor(cfg: SessionTransportConfig) {
     this.cfg = cfg;
     this.sessionId = cfg.sessionId;
-    if (cfg.adopt === undefined)
+    if (cfg.adopt === undefined) {
+      const n = ++streamKeySeq;
       this.key = cfg.ownStore
-        ? ((processKey ??= drawKey()) + ++streamKeySeq).toString(36)
-        : `${(processKey ??= drawKey()).toString(36)}${(++streamKeySeq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-    else {
+        ? (processKey() + n).toString(36)
+        : `${processKey().toString(36)}${n.toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    } else {
       this.key = cfg.adopt.streams;
       // The dead instance numbered its streams from 1, one per POST: ours start at the takeover's
       // microsecond, past any it could have reached (and past an earlier takeover's).
